@@ -1,0 +1,90 @@
+"""`scorekeeper` command line. Heavy stages (web, vision) are imported only by their command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+EXIT_BAD_INPUT = 2
+
+
+def _score(source: TextIO, out: TextIO, err: TextIO) -> int:
+    from scorekeeper.rules import RulesError, score_line
+
+    for number, line in enumerate(source, start=1):
+        if not line.strip():
+            continue
+        try:
+            result = score_line(json.loads(line))
+        except json.JSONDecodeError as exc:
+            err.write(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno}): "
+                      f"{line.strip()[:80]!r}\n")
+            return EXIT_BAD_INPUT
+        except RulesError as exc:
+            err.write(f"line {number}: {exc}\n")
+            return EXIT_BAD_INPUT
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.flush()
+    return 0
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    if args.file is None or args.file == "-":
+        return _score(sys.stdin, sys.stdout, sys.stderr)
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            return _score(fh, sys.stdout, sys.stderr)
+    except OSError as exc:
+        sys.stderr.write(f"cannot read {args.file}: {exc.strerror}\n")
+        return EXIT_BAD_INPUT
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from scorekeeper.web.server import serve
+
+    serve(db=args.db, host=args.host, port=args.port, camera=args.camera)
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.stage == "rules":
+        from scorekeeper.rules.bench import run
+
+        run(hands=args.hands, seed=args.seed, out=sys.stdout)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scorekeeper",
+                                     description="Camera-backed scorekeeper for rummy.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    score = sub.add_parser("score", help="score hands given as JSON lines")
+    score.add_argument("file", nargs="?", help="JSON-lines file (default: standard input)")
+    score.set_defaults(func=_cmd_score)
+
+    serve = sub.add_parser("serve", help="run the table server and phone page")
+    serve.add_argument("--db", type=Path, default=None, help="SQLite file (default: data folder)")
+    serve.add_argument("--host", default="0.0.0.0")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--camera", default=None, help="camera source, e.g. replay:PATH or none")
+    serve.set_defaults(func=_cmd_serve)
+
+    bench = sub.add_parser("bench", help="print speed figures")
+    bench.add_argument("stage", choices=["rules"])
+    bench.add_argument("--hands", type=int, default=10_000)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,25 @@
+"""The rules of the four variants: pure functions and a replayable Game, no I/O.
+
+Importing this package never imports torch, OpenCV or FastAPI, so `scorekeeper score`
+starts fast.
+"""
+
+from scorekeeper.rules.cards import Card, CardError, parse_card, parse_cards
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.game import Game, game_from_events
+from scorekeeper.rules.scoring import score_hand, score_line
+from scorekeeper.rules.settings import VARIANTS, parse_settings
+
+__all__ = [
+    "VARIANTS",
+    "Card",
+    "CardError",
+    "Game",
+    "RulesError",
+    "game_from_events",
+    "parse_card",
+    "parse_cards",
+    "parse_settings",
+    "score_hand",
+    "score_line",
+]

@@ -1,0 +1,141 @@
+"""Chicago Rummy: penalty scoring with wild twos, the knock limit and elimination (§1)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from scorekeeper.rules.cards import Card, pip_value
+from scorekeeper.rules.deck import DeckSpec
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.hand import PlayerHand
+from scorekeeper.rules.melds import MeldRules, is_meld
+from scorekeeper.rules.result import hand_result, player_result
+from scorekeeper.rules.settings import ChicagoSettings
+from scorekeeper.rules.solver import Solution, solve
+
+DECK = DeckSpec(decks=2, jokers=0)
+MAX_PLAYERS = 8
+KNOCK_CEILING = 9
+SEVEN = 7
+
+
+def meld_rules(s: ChicagoSettings) -> MeldRules:
+    return MeldRules(wild_twos=True, jokers_wild=False, duplicates_in_set=s.duplicates_in_set,
+                     min_naturals=s.min_naturals)
+
+
+def knock_limit(total: int) -> int:
+    """Most deadwood a player may knock with; 0 or less means no knock at all."""
+    return min(KNOCK_CEILING, 100 - total)
+
+
+def knock_check(cards: list[Card], total: int, s: ChicagoSettings) -> dict[str, Any]:
+    """The knock check for a hand before it is shown: limit, deadwood, legality and melds."""
+    sol, dropped = best_hand(cards, s, knocker=True)
+    limit = knock_limit(total)
+    return {"limit": limit, "deadwood": sol.deadwood, "legal": limit > 0 and sol.deadwood <= limit,
+            "melds": [[str(c) for c in m] for m in sol.melds],
+            "unmelded": [str(c) for c in sol.unmelded],
+            "dropped": None if dropped is None else str(dropped)}
+
+
+def best_hand(cards: list[Card], s: ChicagoSettings, *,
+              knocker: bool) -> tuple[Solution, Card | None]:
+    """Solve a hand; a knocker's eighth card is dropped where it costs the most (best seven)."""
+    rules = meld_rules(s)
+    if not (knocker and len(cards) == SEVEN + 1 and s.knocker_shows == "best_seven"):
+        return solve(cards, rules, pip_value), None
+    best: tuple[Solution, Card | None] | None = None
+    for i, card in enumerate(cards):
+        if card in cards[:i]:
+            continue
+        sol = solve(cards[:i] + cards[i + 1:], rules, pip_value)
+        if best is None or sol.deadwood < best[0].deadwood:
+            best = (sol, card)
+    assert best is not None
+    return best
+
+
+def instant_win(cards: list[Card], s: ChicagoSettings) -> bool:
+    if s.instant_win == "off" or len(cards) < SEVEN:
+        return False
+    rules = meld_rules(s)
+    for seven in combinations(cards, SEVEN):
+        if s.instant_win == "seven_of_a_kind":
+            if len({c.rank for c in seven if c.rank != 2}) <= 1:
+                return True
+        elif is_meld(seven, rules):
+            return True
+    return False
+
+
+def score(players: list[PlayerHand], s: ChicagoSettings) -> dict[str, Any]:
+    _check(players, s)
+    ender = next(p for p in players if p.knocked or p.rummy)
+    solved = {p.name: best_hand(list(p.hand), s, knocker=p is ender) for p in players}
+    dw = {name: sol.deadwood for name, (sol, _) in solved.items()}
+    if ender.rummy and dw[ender.name]:
+        raise RulesError(f"{ender.name} went rummy, but {dw[ender.name]} points do not meld "
+                         f"in {' '.join(map(str, ender.hand))}")
+    knock = None
+    penalty = 0
+    if ender.knocked:
+        limit = knock_limit(ender.total)
+        knock = {"player": ender.name, "limit": limit, "deadwood": dw[ender.name],
+                 "legal": limit > 0 and dw[ender.name] <= limit}
+        lowest_other = min(d for name, d in dw.items() if name != ender.name)
+        tie_pays = s.knocker_tie == "penalised"
+        if dw[ender.name] > lowest_other or (tie_pays and dw[ender.name] == lowest_other):
+            penalty = s.knock_penalty
+        knock["penalty"] = penalty
+    rows = []
+    for p in players:
+        sol, dropped = solved[p.name]
+        points = sol.deadwood + (penalty if p is ender else 0)
+        total = p.total + points
+        extra: dict[str, Any] = {"penalty": penalty if p is ender else 0}
+        if dropped is not None:
+            extra["dropped"] = str(dropped)
+        rows.append(player_result(p.name, points, total, deadwood=sol.deadwood, melds=sol.melds,
+                                  unmelded=sol.unmelded,
+                                  eliminated=total >= s.elimination_total, **extra))
+    return hand_result(rows, knock=knock, **_outcome(players, rows, ender, s))
+
+
+def _check(players: list[PlayerHand], s: ChicagoSettings) -> None:
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise RulesError(f"Chicago Rummy needs 2 to {MAX_PLAYERS} players, got {len(players)}")
+    for p in players:
+        if p.total >= s.elimination_total:
+            raise RulesError(f"{p.name} is already out (total {p.total} ≥ {s.elimination_total})")
+        if p.melds:
+            raise RulesError(f"{p.name}: Chicago melds stay in the hand; send them in 'hand'")
+        if p.went_out:
+            raise RulesError(f"{p.name}: Chicago hands end by 'knocked' or 'rummy', not 'went_out'")
+        if p.knocked and p.rummy:
+            raise RulesError(f"{p.name} cannot both knock and go rummy")
+    enders = [p.name for p in players if p.knocked or p.rummy]
+    if len(enders) != 1:
+        raise RulesError("exactly one player must have knocked or gone rummy, got "
+                         + (", ".join(enders) if enders else "none"))
+    for p in players:
+        if len(p.hand) > SEVEN and not (p.knocked and len(p.hand) == SEVEN + 1):
+            raise RulesError(f"{p.name} shows {len(p.hand)} cards: only the knocker may show 8")
+    DECK.check(c for p in players for c in p.hand)
+
+
+def _outcome(players: list[PlayerHand], rows: list[dict[str, Any]], ender: PlayerHand,
+             s: ChicagoSettings) -> dict[str, Any]:
+    order = [ender] + [p for p in players if p is not ender]
+    for p in order:
+        if instant_win(list(p.hand), s):
+            return {"game_over": True, "winner": p.name, "instant_win": p.name}
+    standing = [r for r in rows if not r["eliminated"]]
+    if len(standing) > 1:
+        return {"game_over": False, "winner": None}
+    if len(standing) == 1:
+        return {"game_over": True, "winner": standing[0]["name"]}
+    low = min(r["total"] for r in rows)
+    lowest = [r["name"] for r in rows if r["total"] == low]
+    return {"game_over": True, "winner": lowest[0] if len(lowest) == 1 else None}

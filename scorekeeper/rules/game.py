@@ -1,0 +1,223 @@
+"""A whole match: hands scored in order, with undo and corrections by replaying the inputs.
+
+The game keeps only what the players entered; every total is recomputed from those inputs,
+so a corrected hand can never leave a stale total behind.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, replace
+from typing import Any
+
+from scorekeeper.rules import chicago
+from scorekeeper.rules.cards import card_codes, parse_cards
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.hand import PlayerHand, parse_players
+from scorekeeper.rules.scoring import score_hand
+from scorekeeper.rules.settings import (
+    ChicagoSettings,
+    RummySettings,
+    parse_settings,
+)
+
+MAX_NAME = 40
+
+
+@dataclass
+class _Replay:
+    results: list[dict[str, Any]]
+    totals: dict[str, int]
+    eliminated: set[str]
+    game_over: bool
+    winner: str | None
+
+
+def _input_json(p: PlayerHand) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": p.name, "hand": card_codes(list(p.hand))}
+    if p.melds:
+        out["melds"] = [card_codes(list(m.cards)) if not m.on else
+                        {"cards": card_codes(list(m.cards)), "on": card_codes(list(m.on))}
+                        for m in p.melds]
+    for flag in ("knocked", "went_out", "rummy"):
+        if getattr(p, flag):
+            out[flag] = True
+    return out
+
+
+class Game:
+    def __init__(self, variant: str, players: list[str], settings: dict | None = None) -> None:
+        self.variant = variant
+        self.settings = parse_settings(variant, settings)
+        self.names = self._check_names(players)
+        self.hands: list[list[dict[str, Any]]] = []
+        self._state = self._replay(self.hands)
+
+    @staticmethod
+    def _check_names(players: object) -> list[str]:
+        if not isinstance(players, list) or not 2 <= len(players) <= 8:
+            raise RulesError(f"a game needs a list of 2 to 8 player names, got {players!r}")
+        names: list[str] = []
+        for raw in players:
+            if not isinstance(raw, str) or not raw.strip() or len(raw.strip()) > MAX_NAME:
+                raise RulesError(f"a player name must be 1 to {MAX_NAME} characters, got {raw!r}")
+            name = raw.strip()
+            if name.casefold() in (n.casefold() for n in names):
+                raise RulesError(f"player {name!r} is named twice")
+            names.append(name)
+        return names
+
+    def copy(self) -> Game:
+        return copy.deepcopy(self)
+
+    # -- replay ---------------------------------------------------------------------------
+    def _canonical(self, raw: object) -> list[PlayerHand]:
+        players = parse_players(raw, with_total=False)
+        by_fold = {n.casefold(): n for n in self.names}
+        out = []
+        for p in players:
+            if p.name.casefold() not in by_fold:
+                raise RulesError(f"{p.name!r} is not a player in this game "
+                                 f"({', '.join(self.names)})")
+            out.append(replace(p, name=by_fold[p.name.casefold()]))
+        return out
+
+    def _replay(self, hands: list[list[dict[str, Any]]]) -> _Replay:
+        totals = dict.fromkeys(self.names, 0)
+        eliminated: set[str] = set()
+        results: list[dict[str, Any]] = []
+        over, winner = False, None
+        for n, raw in enumerate(hands, start=1):
+            try:
+                if over:
+                    raise RulesError("the game is already over"
+                                     + (f": {winner} won" if winner else ""))
+                players = self._canonical(raw)
+                active = [name for name in self.names if name not in eliminated]
+                got = {p.name for p in players}
+                if got != set(active):
+                    missing = [a for a in active if a not in got]
+                    extra = sorted(got - set(active))
+                    what = (f"missing {', '.join(missing)}" if missing
+                            else f"{', '.join(extra)} already out")
+                    raise RulesError(f"every player still in must be in the hand: {what}")
+                order = {name: i for i, name in enumerate(self.names)}
+                players.sort(key=lambda p: order[p.name])
+                players = [replace(p, total=totals[p.name]) for p in players]
+                result = score_hand(self.settings, players, hand_number=n)
+            except RulesError as exc:
+                raise RulesError(f"hand {n}: {exc}") from None
+            for row in result["players"]:
+                totals[row["name"]] = row["total"]
+                if row["eliminated"]:
+                    eliminated.add(row["name"])
+            over, winner = result["game_over"], result["winner"]
+            results.append({"n": n, **result})
+        return _Replay(results, totals, eliminated, over, winner)
+
+    def _commit(self, hands: list[list[dict[str, Any]]]) -> None:
+        canonical = [[_input_json(p) for p in self._canonical(h)] for h in hands]
+        self._state = self._replay(canonical)
+        self.hands = canonical
+
+    # -- events ---------------------------------------------------------------------------
+    def apply(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """Apply one stored event; on RulesError the game is left exactly as it was."""
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise RulesError(f"an event needs a 'type', got {event!r}")
+        kind = event["type"]
+        if kind == "hand":
+            self._commit([*self.hands, event.get("players")])  # type: ignore[list-item]
+            return self._state.results[-1]
+        if kind == "correct":
+            n = self._hand_number(event.get("n"))
+            self._commit([*self.hands[:n - 1], event.get("players"), *self.hands[n:]])  # type: ignore[list-item]
+            return self._state.results[n - 1]
+        if kind == "undo":
+            if not self.hands:
+                raise RulesError("there is no hand to undo")
+            self._commit(self.hands[:-1])
+            return None
+        if kind == "rename":
+            self._rename(event.get("old"), event.get("new"))
+            return None
+        if kind == "settings":
+            before = self.settings
+            self.settings = parse_settings(self.variant, event.get("settings"))
+            try:
+                self._commit(self.hands)
+            except RulesError:
+                self.settings = before
+                raise
+            return None
+        raise RulesError(f"unknown event type {kind!r}")
+
+    def _hand_number(self, n: object) -> int:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(self.hands):
+            raise RulesError(f"there is no hand {n!r}; hands are 1 to {len(self.hands)}")
+        return n
+
+    def _rename(self, old: object, new: object) -> None:
+        if old not in self.names:
+            raise RulesError(f"{old!r} is not a player in this game")
+        fresh = self._check_names([new if n == old else n for n in self.names])
+        new_name = fresh[self.names.index(old)]  # type: ignore[arg-type]
+        hands = [[{**p, "name": new_name} if p["name"] == old else p for p in h]
+                 for h in self.hands]
+        self.names = fresh
+        self._commit(hands)
+
+    # -- reading --------------------------------------------------------------------------
+    def preview(self, players: object) -> dict[str, Any]:
+        """Score a hand as if it were played next, without keeping it."""
+        trial = self.copy()
+        return trial.apply({"type": "hand", "players": players})  # type: ignore[return-value]
+
+    def knock_check(self, player: str, cards: list[str]) -> dict[str, Any]:
+        """Chicago: would this player's knock with these cards be legal right now?"""
+        if not isinstance(self.settings, ChicagoSettings):
+            raise RulesError("the knock check is for Chicago Rummy")
+        name = self._canonical([{"name": player}])[0].name
+        return {"player": name, **chicago.knock_check(parse_cards(cards),
+                                                      self._state.totals[name], self.settings)}
+
+    def snapshot(self) -> dict[str, Any]:
+        st = self._state
+        players = []
+        for name in self.names:
+            row: dict[str, Any] = {"name": name, "total": st.totals[name],
+                                   "eliminated": name in st.eliminated}
+            if isinstance(self.settings, ChicagoSettings):
+                limit = chicago.knock_limit(row["total"])
+                row["knock_limit"] = None if row["eliminated"] else limit
+            elif isinstance(self.settings, RummySettings) and self.settings.hands is not None:
+                row["hands_left"] = max(0, self.settings.hands - len(self.hands))
+            else:
+                row["to_target"] = max(0, self.settings.target - row["total"])
+            players.append(row)
+        return {"variant": self.variant, "settings": self.settings.model_dump(),
+                "players": players,
+                "hands": [{"n": r["n"], "players": h, "result": r}
+                          for h, r in zip(self.hands, st.results, strict=True)],
+                "game_over": st.game_over, "winner": st.winner, "leader": self._leader()}
+
+    def _leader(self) -> str | None:
+        if not self.hands:
+            return None
+        standing = [n for n in self.names if n not in self._state.eliminated]
+        totals = self._state.totals
+        low_wins = isinstance(self.settings, ChicagoSettings)
+        best = (min if low_wins else max)(totals[n] for n in standing)
+        leaders = [n for n in standing if totals[n] == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+
+def game_from_events(created: dict[str, Any], events: list[dict[str, Any]]) -> Game:
+    """Rebuild a game from its creation record and its stored events, in order."""
+    game = Game(created["variant"], created["players"], created.get("settings"))
+    for event in events:
+        game.apply(event)
+    return game
+
+
+__all__ = ["Game", "game_from_events"]

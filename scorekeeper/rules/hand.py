@@ -1,0 +1,100 @@
+"""The players' part of a hand as typed, read or posted: validated into plain values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from scorekeeper.rules.cards import Card, parse_card, parse_cards
+from scorekeeper.rules.errors import RulesError
+
+MAX_HAND = 14
+_KEYS = {"name", "total", "hand", "melds", "knocked", "went_out", "rummy"}
+
+
+@dataclass(frozen=True)
+class MeldEntry:
+    """Cards in front of a player; `on` is the meld they were laid off on, if given."""
+
+    cards: tuple[Card, ...]
+    on: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerHand:
+    name: str
+    total: int = 0
+    hand: tuple[Card, ...] = ()
+    melds: tuple[MeldEntry, ...] = field(default_factory=tuple)
+    knocked: bool = False
+    went_out: bool = False
+    rummy: bool = False
+
+    def all_cards(self) -> Iterable[Card]:
+        yield from self.hand
+        for m in self.melds:
+            yield from m.cards
+
+
+def _flag(raw: dict, key: str, who: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise RulesError(f"player {who}: {key!r} must be true or false, got {value!r}")
+    return value
+
+
+def _meld_entry(raw: object, who: str) -> MeldEntry:
+    if isinstance(raw, dict):
+        unknown = set(raw) - {"cards", "on"}
+        if unknown:
+            raise RulesError(f"player {who}: unknown meld key {sorted(unknown)[0]!r}")
+        return MeldEntry(tuple(parse_cards(raw.get("cards"))),
+                         tuple(parse_cards(raw.get("on", []))))
+    cards = parse_cards(raw)
+    if not cards:
+        raise RulesError(f"player {who}: an empty meld")
+    return MeldEntry(tuple(cards))
+
+
+def parse_player(raw: object, *, with_total: bool = True) -> PlayerHand:
+    if not isinstance(raw, dict):
+        raise RulesError(f"each player must be an object, got {raw!r}")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise RulesError(f"a player needs a non-empty name, got {name!r}")
+    name = name.strip()
+    unknown = set(raw) - _KEYS
+    if unknown:
+        raise RulesError(f"player {name}: unknown key {sorted(unknown)[0]!r}")
+    total = raw.get("total", 0)
+    if not with_total and "total" in raw:
+        raise RulesError(f"player {name}: the total is kept by the game, do not send it")
+    if isinstance(total, bool) or not isinstance(total, int):
+        raise RulesError(f"player {name}: total must be a whole number, got {total!r}")
+    try:
+        hand = tuple(parse_cards(raw.get("hand", [])))
+        melds_raw = raw.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise RulesError(f"melds must be a list of card lists, got {melds_raw!r}")
+        melds = tuple(_meld_entry(m, name) for m in melds_raw)
+    except RulesError as exc:
+        raise RulesError(f"player {name}: {exc}") from None
+    if len(hand) > MAX_HAND:
+        raise RulesError(f"player {name}: {len(hand)} cards in hand, at most {MAX_HAND} are read")
+    return PlayerHand(name, total, hand, melds, _flag(raw, "knocked", name),
+                      _flag(raw, "went_out", name), _flag(raw, "rummy", name))
+
+
+def parse_players(raw: object, *, with_total: bool = True) -> list[PlayerHand]:
+    if not isinstance(raw, list) or not raw:
+        raise RulesError(f"'players' must be a non-empty list, got {raw!r}")
+    players = [parse_player(p, with_total=with_total) for p in raw]
+    seen: set[str] = set()
+    for p in players:
+        if p.name.casefold() in seen:
+            raise RulesError(f"player {p.name!r} is named twice")
+        seen.add(p.name.casefold())
+    return players
+
+
+__all__ = ["MeldEntry", "PlayerHand", "parse_card", "parse_player", "parse_players"]

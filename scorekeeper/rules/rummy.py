@@ -1,0 +1,81 @@
+"""Rummy (§2) and Rummy 10-card (§3): the player who goes out collects the others' hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.rules.cards import ACE, Card, pip_value
+from scorekeeper.rules.deck import DeckSpec
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.hand import PlayerHand
+from scorekeeper.rules.result import hand_result, player_result
+from scorekeeper.rules.settings import Rummy10Settings, RummySettings
+
+DECK = DeckSpec(decks=1, jokers=0)
+MAX_PLAYERS = {"rummy": 6, "rummy10": 5}  # 10-card: 5 × 10 cards is all one deck allows
+HIGH_ACE_POINTS = 15
+
+
+def card_points(card: Card, s: RummySettings | Rummy10Settings) -> int:
+    if card.rank == ACE and isinstance(s, RummySettings) and s.ace == "high_or_low":
+        return HIGH_ACE_POINTS
+    return pip_value(card)
+
+
+def score(players: list[PlayerHand], s: RummySettings | Rummy10Settings,
+          hand_number: int | None = None) -> dict[str, Any]:
+    variant = "rummy" if isinstance(s, RummySettings) else "rummy10"
+    winner = _check(players, variant)
+    held = {p.name: sum(card_points(c, s) for c in p.hand) for p in players}
+    gains = dict.fromkeys(held, 0)
+    extra: dict[str, Any] = {}
+    if winner is not None:
+        doubled = 2 if winner.rummy else 1
+        gains[winner.name] = doubled * sum(v for n, v in held.items() if n != winner.name)
+        extra["went_out"] = winner.name
+        extra["rummy"] = winner.rummy
+    else:  # Rummy 10-card: the stock ran out a third time
+        extra["exhausted"] = True
+        low = min(held.values())
+        lowest = [n for n, v in held.items() if v == low]
+        if isinstance(s, Rummy10Settings) and s.exhausted_hand == "lowest_hand_collects" \
+                and len(lowest) == 1:
+            gains[lowest[0]] = sum(v for n, v in held.items() if n != lowest[0])
+    rows = [player_result(p.name, gains[p.name], p.total + gains[p.name], deadwood=held[p.name],
+                          melds=[], unmelded=p.hand) for p in players]
+    return hand_result(rows, **_outcome(rows, s, hand_number), **extra)
+
+
+def _check(players: list[PlayerHand], variant: str) -> PlayerHand | None:
+    top = MAX_PLAYERS[variant]
+    if not 2 <= len(players) <= top:
+        raise RulesError(f"{variant} needs 2 to {top} players, got {len(players)}")
+    out = [p for p in players if p.went_out]
+    for p in players:
+        if p.melds:
+            raise RulesError(f"{p.name}: melds on the table do not score in {variant}; "
+                             "send only the cards left in 'hand'")
+        if p.knocked:
+            raise RulesError(f"{p.name}: nobody knocks in {variant}; use 'went_out'")
+        if p.rummy and not p.went_out:
+            raise RulesError(f"{p.name} went rummy but did not go out")
+    if len(out) > 1:
+        raise RulesError(f"only one player can go out, got {', '.join(p.name for p in out)}")
+    if not out and variant == "rummy":
+        raise RulesError("no winner: one player must have 'went_out'")
+    if out and out[0].hand:
+        raise RulesError(f"{out[0].name} went out but still holds "
+                         f"{' '.join(map(str, out[0].hand))}")
+    DECK.check(c for p in players for c in p.hand)
+    return out[0] if out else None
+
+
+def _outcome(rows: list[dict[str, Any]], s: RummySettings | Rummy10Settings,
+             hand_number: int | None) -> dict[str, Any]:
+    top = max(r["total"] for r in rows)
+    leaders = [r["name"] for r in rows if r["total"] == top]
+    if isinstance(s, RummySettings) and s.hands is not None:
+        over = hand_number is not None and hand_number >= s.hands and len(leaders) == 1
+    else:
+        over = top >= s.target
+    return {"game_over": over, "winner": leaders[0] if over else None}

@@ -1,0 +1,66 @@
+"""Rummy 500 (§4): every player scores the cards in front of them minus the cards held."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.rules.cards import ACE, Card
+from scorekeeper.rules.deck import DeckSpec
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.hand import MeldEntry, PlayerHand
+from scorekeeper.rules.melds import MeldRules, ace_is_low
+from scorekeeper.rules.result import hand_result, player_result
+from scorekeeper.rules.settings import Rummy500Settings
+
+MAX_PLAYERS = 8
+
+
+def meld_rules(s: Rummy500Settings) -> MeldRules:
+    return MeldRules(jokers_wild=True, ace_high=s.ace == "high_or_low", duplicates_in_set=False)
+
+
+def deck(s: Rummy500Settings) -> DeckSpec:
+    return DeckSpec(decks=s.decks, jokers=s.jokers * s.decks)
+
+
+def card_points(card: Card, s: Rummy500Settings, *, low_ace: bool = False) -> int:
+    five = s.scoring == "5-10-15"
+    if card.is_joker:
+        return 15
+    if card.rank == ACE:
+        return (5 if five else 1) if low_ace else 15
+    if card.rank >= 10:
+        return 10
+    return 5 if five else card.rank
+
+
+def entry_points(entry: MeldEntry, s: Rummy500Settings) -> int:
+    """A meld or lay-off in front of a player; its aces are low only inside A-2-3."""
+    low = ace_is_low(list(entry.on) + list(entry.cards), meld_rules(s))
+    return sum(card_points(c, s, low_ace=low) for c in entry.cards)
+
+
+def score(players: list[PlayerHand], s: Rummy500Settings) -> dict[str, Any]:
+    _check(players, s)
+    rows = []
+    for p in players:
+        melded = sum(entry_points(m, s) for m in p.melds)
+        held = sum(card_points(c, s) for c in p.hand)
+        points = melded - held
+        rows.append(player_result(p.name, points, p.total + points, deadwood=held,
+                                  melds=[m.cards for m in p.melds], unmelded=p.hand,
+                                  melded=melded, held=held))
+    top = max(r["total"] for r in rows)
+    leaders = [r["name"] for r in rows if r["total"] == top]
+    over = top >= s.target and len(leaders) == 1
+    extra = {"tie_at_top": leaders} if top >= s.target and len(leaders) > 1 else {}
+    return hand_result(rows, game_over=over, winner=leaders[0] if over else None, **extra)
+
+
+def _check(players: list[PlayerHand], s: Rummy500Settings) -> None:
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise RulesError(f"Rummy 500 needs 2 to {MAX_PLAYERS} players, got {len(players)}")
+    for p in players:
+        if p.knocked:
+            raise RulesError(f"{p.name}: nobody knocks in Rummy 500")
+    deck(s).check(c for p in players for c in p.all_cards())

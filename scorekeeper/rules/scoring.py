@@ -1,0 +1,47 @@
+"""One entry point that scores a hand of any variant: what `scorekeeper score` runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.rules import chicago, rummy, rummy500
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.hand import PlayerHand, parse_players
+from scorekeeper.rules.settings import (
+    ChicagoSettings,
+    Rummy10Settings,
+    Rummy500Settings,
+    RummySettings,
+    parse_settings,
+)
+
+_LINE_KEYS = {"variant", "settings", "players", "hand_number"}
+
+
+def score_hand(settings: Any, players: list[PlayerHand],
+               hand_number: int | None = None) -> dict[str, Any]:
+    """Score one hand from the totals each player brings into it."""
+    if isinstance(settings, ChicagoSettings):
+        return chicago.score(players, settings)
+    if isinstance(settings, RummySettings | Rummy10Settings):
+        return rummy.score(players, settings, hand_number)
+    if isinstance(settings, Rummy500Settings):
+        return rummy500.score(players, settings)
+    raise TypeError(f"not a variant's settings: {settings!r}")
+
+
+def score_line(line: object) -> dict[str, Any]:
+    """Score one parsed input line of the `score` contract."""
+    if not isinstance(line, dict):
+        raise RulesError(f"each line must be a JSON object, got {type(line).__name__}")
+    unknown = set(line) - _LINE_KEYS
+    if unknown:
+        raise RulesError(f"unknown key {sorted(unknown)[0]!r}")
+    if "variant" not in line:
+        raise RulesError("missing 'variant'")
+    settings = parse_settings(line["variant"], line.get("settings"))
+    hand_number = line.get("hand_number")
+    if hand_number is not None and (isinstance(hand_number, bool)
+                                    or not isinstance(hand_number, int)):
+        raise RulesError(f"hand_number must be a whole number, got {hand_number!r}")
+    return score_hand(settings, parse_players(line.get("players")), hand_number)
