@@ -202,9 +202,11 @@ class Game:
                 "game_over": st.game_over, "winner": st.winner, "leader": self._leader()}
 
     def _leader(self) -> str | None:
-        if not self.hands:
-            return None
+        if self._state.winner is not None or not self.hands:
+            return self._state.winner
         standing = [n for n in self.names if n not in self._state.eliminated]
+        if not standing:
+            return None
         totals = self._state.totals
         low_wins = isinstance(self.settings, ChicagoSettings)
         best = (min if low_wins else max)(totals[n] for n in standing)

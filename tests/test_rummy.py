@@ -1,0 +1,84 @@
+"""Rummy (§2) and Rummy 10-card (§3): the winner collects; hands worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.rules import RulesError
+from tests.helpers_score import p, row, score
+
+
+@pytest.mark.parametrize(("variant", "settings", "rummy", "gain"), [
+    ("rummy", {}, False, 35),                       # (10+1+5) + (9+10) = 35
+    ("rummy", {}, True, 70),                        # going rummy doubles
+    ("rummy", {"ace": "high_or_low"}, False, 49),   # the ace counts 15: 35 - 1 + 15
+    ("rummy10", {}, False, 35),
+    ("rummy10", {}, True, 70),
+])
+def test_winner_collects(variant: str, settings: dict, rummy: bool, gain: int) -> None:
+    r = score(variant, p("Ann", went_out=True, rummy=rummy, total=20), p("Bob", "KD AC 5S"),
+              p("Cat", "9H QH"), **settings)
+    assert row(r, "Ann")["points"] == gain and row(r, "Ann")["total"] == 20 + gain
+    bob_held = 30 if settings.get("ace") == "high_or_low" else 16
+    assert row(r, "Bob")["points"] == 0 and row(r, "Bob")["deadwood"] == bob_held
+    assert r["went_out"] == "Ann"
+
+
+@pytest.mark.parametrize(("variant", "settings", "before", "over"), [
+    ("rummy", {}, 130, True),         # 130 + 20 = 150 reaches the default target
+    ("rummy", {}, 129, False),
+    ("rummy", {"target": 200}, 130, False),
+    ("rummy10", {}, 80, True),        # 100
+    ("rummy10", {"target": 300}, 280, True),
+    ("rummy10", {"target": 300}, 279, False),
+])
+def test_target(variant: str, settings: dict, before: int, over: bool) -> None:
+    r = score(variant, p("Ann", went_out=True, total=before), p("Bob", "KD QD"), **settings)
+    assert r["game_over"] is over
+    assert r["winner"] == ("Ann" if over else None)
+
+
+@pytest.mark.parametrize(("mode", "gains"), [
+    ("void", [0, 0, 0]),
+    ("lowest_hand_collects", [0, 0, 27]),   # Cat holds 3: collects 10+10 + 7 = 27
+])
+def test_exhausted_ten_card_hand(mode: str, gains: list[int]) -> None:
+    r = score("rummy10", p("Ann", "KD QD"), p("Bob", "7S"), p("Cat", "3C"), exhausted_hand=mode)
+    assert [x["points"] for x in r["players"]] == gains
+    assert r["exhausted"] is True
+
+
+def test_exhausted_tie_for_lowest_scores_nothing() -> None:
+    r = score("rummy10", p("Ann", "KD"), p("Bob", "7S"), p("Cat", "7C"),
+              exhausted_hand="lowest_hand_collects")
+    assert [x["points"] for x in r["players"]] == [0, 0, 0]
+
+
+def test_fixed_number_of_hands() -> None:
+    from scorekeeper.rules import Game
+
+    g = Game("rummy", ["Ann", "Bob"], {"hands": 2})
+    g.apply({"type": "hand", "players": [{"name": "Ann", "went_out": True},
+                                         {"name": "Bob", "hand": ["KD"]}]})
+    assert not g.snapshot()["game_over"]
+    g.apply({"type": "hand", "players": [{"name": "Bob", "went_out": True},
+                                         {"name": "Ann", "hand": ["QD"]}]})
+    assert not g.snapshot()["game_over"]  # 10 : 10 after two hands: play on
+    g.apply({"type": "hand", "players": [{"name": "Bob", "went_out": True},
+                                         {"name": "Ann", "hand": ["AD"]}]})
+    snap = g.snapshot()
+    assert snap["game_over"] and snap["winner"] == "Bob"
+
+
+@pytest.mark.parametrize(("variant", "players", "message"), [
+    ("rummy", [p("Ann", "KD"), p("Bob", "QD")], "no winner"),
+    ("rummy", [p("Ann", went_out=True), p("Bob", went_out=True)], "only one player"),
+    ("rummy", [p("Ann", "KD", went_out=True), p("Bob", "QD")], "still holds KD"),
+    ("rummy", [p("Ann", went_out=True), p("Bob", "QD KD QD")], "QD appears 2 times"),
+    ("rummy", [p("Ann", went_out=True), p("Bob", "JK")], "JK cannot exist"),
+    ("rummy", [p("Ann", rummy=True), p("Bob", "QD")], "did not go out"),
+    ("rummy10", [p("Ann", went_out=True), p("Ann", "QD")], "named twice"),
+])
+def test_bad_hands(variant: str, players: list, message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        score(variant, *players)
