@@ -38,9 +38,10 @@ def test_totals_accumulate_and_players_are_eliminated() -> None:
     assert snap["leader"] == "Ann" and not snap["game_over"]
     with pytest.raises(RulesError, match="Bob already out"):
         g.apply(chicago_hand(MELDED, LOOSE, "KD QS"))
+    cat = ["KD", "QS", "JC", "10C", "9S", "8D", "7S"]      # Cat 40 + 64 = 104: out
     g.apply({"type": "hand", "players": [{"name": "Ann", "hand": MELDED.split(), "knocked": True},
-                                         {"name": "Cat", "hand": ["KD", "QS", "JC", "10C", "9S", "8D", "7S"]}]})
-    snap = g.snapshot()                                     # Cat 40 + 64 = 104: out
+                                         {"name": "Cat", "hand": cat}]})
+    snap = g.snapshot()
     assert snap["game_over"] and snap["winner"] == "Ann"
     with pytest.raises(RulesError, match="already over"):
         g.apply({"type": "hand", "players": [{"name": "Ann", "hand": [], "knocked": True},
