@@ -54,7 +54,25 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from scorekeeper.rules.bench import run
 
         run(hands=args.hands, seed=args.seed, out=sys.stdout)
+    else:
+        from scorekeeper.vision.bench import run as run_vision
+
+        run_vision(runtimes=args.runtimes, repeats=args.repeats, out=sys.stdout)
     return 0
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    from scorekeeper.vision.read_cmd import read_images
+
+    return read_images(args.images, as_json=args.json, annotate=args.annotate,
+                       runtime=args.runtime, out=sys.stdout, err=sys.stderr)
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from scorekeeper.vision.evaluate import run
+
+    return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
+               limit=args.limit, out=sys.stdout)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,16 +86,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the table server and phone page")
     serve.add_argument("--db", type=Path, default=None, help="SQLite file (default: data folder)")
-    serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--host", default=None, help="default: all interfaces")
+    serve.add_argument("--port", type=int, default=None, help="default: 8000")
     serve.add_argument("--camera", default=None, help="camera source, e.g. replay:PATH or none")
     serve.set_defaults(func=_cmd_serve)
 
     bench = sub.add_parser("bench", help="print speed figures")
-    bench.add_argument("stage", choices=["rules"])
-    bench.add_argument("--hands", type=int, default=10_000)
+    bench.add_argument("stage", choices=["rules", "vision"])
+    bench.add_argument("--hands", type=int, default=10_000, help="rules: random hands")
     bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--runtimes", nargs="+", default=["onnx", "ncnn", "torch"],
+                       help="vision: runtimes to time")
+    bench.add_argument("--repeats", type=int, default=5, help="vision: frames per case")
     bench.set_defaults(func=_cmd_bench)
+
+    read = sub.add_parser("read", help="read the cards in images")
+    read.add_argument("images", nargs="+", type=Path)
+    read.add_argument("--json", action="store_true", help="one JSON line per image")
+    read.add_argument("--annotate", type=Path, default=None,
+                      help="write the image(s) with boxes and labels (a file, or a folder)")
+    read.add_argument("--runtime", choices=["onnx", "ncnn", "torch"], default=None)
+    read.set_defaults(func=_cmd_read)
+
+    ev = sub.add_parser("eval", help="accuracy on the held-out deck and real photographs")
+    ev.add_argument("--runtime", choices=["onnx", "ncnn", "torch"], default=None)
+    ev.add_argument("--synthetic", type=Path, default=None,
+                    help="rendered held-out set (default: data/model-work/test)")
+    ev.add_argument("--real", type=Path, default=None, help="real-photos-dev folder")
+    ev.add_argument("--limit", type=int, default=None, help="first N synthetic images")
+    ev.set_defaults(func=_cmd_eval)
     return parser
 
 

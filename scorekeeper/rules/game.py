@@ -31,6 +31,8 @@ class _Replay:
     eliminated: set[str]
     game_over: bool
     winner: str | None
+    # (totals, eliminated) after each hand, so a change replays only from where it starts
+    after: list[tuple[dict[str, int], frozenset[str]]]
 
 
 def _input_json(p: PlayerHand) -> dict[str, Any]:
@@ -51,7 +53,7 @@ class Game:
         self.settings = parse_settings(variant, settings)
         self.names = self._check_names(players)
         self.hands: list[list[dict[str, Any]]] = []
-        self._state = self._replay(self.hands)
+        self._state = _Replay([], dict.fromkeys(self.names, 0), set(), False, None, [])
 
     @staticmethod
     def _check_names(players: object) -> list[str]:
@@ -82,12 +84,16 @@ class Game:
             out.append(replace(p, name=by_fold[p.name.casefold()]))
         return out
 
-    def _replay(self, hands: list[list[dict[str, Any]]]) -> _Replay:
-        totals = dict.fromkeys(self.names, 0)
-        eliminated: set[str] = set()
-        results: list[dict[str, Any]] = []
-        over, winner = False, None
-        for n, raw in enumerate(hands, start=1):
+    def _replay(self, hands: list[list[dict[str, Any]]], keep: int = 0) -> _Replay:
+        """Score `hands` in order, reusing the current state for the first `keep` hands."""
+        prior = self._state if keep else None
+        results = prior.results[:keep] if prior else []
+        after = prior.after[:keep] if prior else []
+        totals = dict(after[-1][0]) if after else dict.fromkeys(self.names, 0)
+        eliminated = set(after[-1][1]) if after else set()
+        over = bool(results) and results[-1]["game_over"]
+        winner = results[-1]["winner"] if results else None
+        for n, raw in enumerate(hands[keep:], start=keep + 1):
             try:
                 if over:
                     raise RulesError("the game is already over"
@@ -113,11 +119,18 @@ class Game:
                     eliminated.add(row["name"])
             over, winner = result["game_over"], result["winner"]
             results.append({"n": n, **result})
-        return _Replay(results, totals, eliminated, over, winner)
+            after.append((dict(totals), frozenset(eliminated)))
+        return _Replay(results, totals, eliminated, over, winner, after)
 
-    def _commit(self, hands: list[list[dict[str, Any]]]) -> None:
+    def _commit(self, hands: list[list[dict[str, Any]]], *, reuse: bool = True) -> None:
+        """Make `hands` the game's hands, or raise RulesError and change nothing."""
         canonical = [[_input_json(p) for p in self._canonical(h)] for h in hands]
-        self._state = self._replay(canonical)
+        keep = 0
+        if reuse:
+            while (keep < min(len(canonical), len(self.hands))
+                   and canonical[keep] == self.hands[keep]):
+                keep += 1
+        self._state = self._replay(canonical, keep)
         self.hands = canonical
 
     # -- events ---------------------------------------------------------------------------
@@ -145,7 +158,7 @@ class Game:
             before = self.settings
             self.settings = parse_settings(self.variant, event.get("settings"))
             try:
-                self._commit(self.hands)
+                self._commit(self.hands, reuse=False)
             except RulesError:
                 self.settings = before
                 raise
@@ -164,8 +177,13 @@ class Game:
         new_name = fresh[self.names.index(old)]  # type: ignore[arg-type]
         hands = [[{**p, "name": new_name} if p["name"] == old else p for p in h]
                  for h in self.hands]
+        before = self.names
         self.names = fresh
-        self._commit(hands)
+        try:
+            self._commit(hands, reuse=False)
+        except RulesError:
+            self.names = before
+            raise
 
     # -- reading --------------------------------------------------------------------------
     def preview(self, players: object) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""The table server: HTTP API, live events and the phone page."""

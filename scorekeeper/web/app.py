@@ -1,0 +1,42 @@
+"""Assembles the table server's FastAPI app."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from scorekeeper.settings import Settings
+from scorekeeper.store import GameStore
+from scorekeeper.web import api, errors, pages
+from scorekeeper.web.auth import GuardedRoute, resolve_token
+from scorekeeper.web.hub import Hub
+
+
+def create_app(settings: Settings | None = None, token: str | None = None) -> FastAPI:
+    """Build the app; `token` defaults to the env token or the data folder's token file.
+
+    The docs and OpenAPI routes are off: they are not guarded, and deny-by-default means
+    no route exists that the guard does not know about.
+    """
+    settings = settings or Settings()
+    store = GameStore(settings.db_path)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="scorekeeper", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
+    app.router.route_class = GuardedRoute
+    app.state.settings = settings
+    app.state.store = store
+    app.state.hub = Hub()
+    app.state.admin_token = token or resolve_token(settings)[0]
+    errors.install(app)
+    pages.register(app)
+    api.register(app)
+    return app

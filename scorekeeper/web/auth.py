@@ -1,0 +1,99 @@
+"""The admin token and deny-by-default route guarding.
+
+Every route built with `GuardedRoute` demands the admin token unless its endpoint is
+marked `@public`; forgetting the marker fails closed, never open.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from fastapi import Request, Response
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+
+from scorekeeper.settings import Settings
+
+TOKEN_FILE = "admin_token"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def public(endpoint: F) -> F:
+    """Mark an endpoint as readable by anyone on the network."""
+    endpoint.__scorekeeper_public__ = True  # type: ignore[attr-defined]
+    return endpoint
+
+
+def is_public(endpoint: Callable[..., Any]) -> bool:
+    return getattr(endpoint, "__scorekeeper_public__", False) is True
+
+
+def load_or_create_token(data_dir: Path) -> tuple[str, bool]:
+    """The table's token from `data_dir`, made (owner-only, 0600) on first start.
+
+    Returns the token and whether it was just created.
+    """
+    path = data_dir / TOKEN_FILE
+    try:
+        token = path.read_text().strip()
+        if token:
+            return token, False
+    except FileNotFoundError:
+        pass
+    data_dir.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(24)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # the umask cannot widen it, but an old tmp file could be wider
+        os.write(fd, (token + "\n").encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    return token, True
+
+
+def resolve_token(settings: Settings) -> tuple[str, bool]:
+    """`SCOREKEEPER_ADMIN_TOKEN` if set, else the data folder's token; and whether it is new."""
+    if settings.admin_token is not None and settings.admin_token.get_secret_value().strip():
+        return settings.admin_token.get_secret_value().strip(), False
+    return load_or_create_token(settings.data_dir)
+
+
+def bearer(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer ...` header, if any."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    return (value.strip() or None) if scheme.lower() == "bearer" else None
+
+
+def is_admin(request: Request) -> bool:
+    """Whether the request carries this table's admin token (constant-time compare)."""
+    given = bearer(request)
+    token: str = request.app.state.admin_token
+    return given is not None and hmac.compare_digest(given.encode(), token.encode())
+
+
+class GuardedRoute(APIRoute):
+    """An APIRoute that answers 401 before reading the body unless the endpoint is public."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+        if is_public(self.endpoint):
+            return handler
+
+        async def guarded(request: Request) -> Response:
+            if not is_admin(request):
+                return JSONResponse(
+                    {"detail": "admin token required: send Authorization: Bearer <token>"},
+                    status_code=401,
+                    headers={"WWW-Authenticate": "Bearer"},
+                )
+            return await handler(request)
+
+        return guarded

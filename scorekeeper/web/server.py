@@ -1,0 +1,117 @@
+"""`scorekeeper serve`: run the table server and tell the players where to point their phones."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import socket
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import qrcode
+import uvicorn
+
+from scorekeeper.settings import Settings
+from scorekeeper.web.app import create_app
+from scorekeeper.web.auth import TOKEN_FILE, resolve_token
+from scorekeeper.web.hub import Hub
+
+ALL_INTERFACES = {"", "0.0.0.0", "::"}
+
+
+def lan_ip(host: str) -> str:
+    """The address phones should use: the host if specific, else this machine's LAN IP.
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which local address
+    would route outward.
+    """
+    if host not in ALL_INTERFACES:
+        return host
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def base_url(host: str, port: int) -> str:
+    ip = lan_ip(host)
+    return f"http://[{ip}]:{port}/" if ":" in ip else f"http://{ip}:{port}/"
+
+
+def terminal_qr(text: str) -> str:
+    """A QR code in block characters, to scan straight off the terminal."""
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(text)
+    out = io.StringIO()
+    qr.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def banner(url: str, token: str, note: str, db: Path, out: TextIO) -> None:
+    """Print the table address and the admin link, each with its QR code."""
+    admin = f"{url}#token={token}"
+    lines = [
+        f"scorekeeper: open {url} on any phone on this network",
+        terminal_qr(url),
+        "Admin link (logs a phone in as scorekeeper; keep it private):",
+        admin,
+        terminal_qr(admin),
+        f"admin token: {note}",
+        f"database: {db}",
+    ]
+    for line in lines:
+        try:
+            print(line, file=out)
+        except UnicodeEncodeError:
+            print("(QR code not shown: the terminal cannot print it)", file=out)
+    out.flush()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn that also ends the live event streams when asked to stop.
+
+    Streams never end by themselves, so without this a Ctrl-C would wait out the
+    graceful-shutdown timeout whenever a phone is watching.
+    """
+
+    def __init__(self, config: uvicorn.Config, hub: Hub) -> None:
+        super().__init__(config)
+        self.hub = hub
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        self.loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.hub.close)
+
+
+def serve(
+    db: Path | None = None,
+    host: str | None = None,
+    port: int | None = None,
+    camera: str | None = None,
+) -> None:
+    """Run the server until interrupted; None means the environment's or default value."""
+    given: dict[str, Any] = {"db": db, "host": host, "port": port, "camera": camera}
+    settings = Settings(**{k: v for k, v in given.items() if v is not None})
+    token, created = resolve_token(settings)
+    token_file = settings.data_dir / TOKEN_FILE
+    if created:
+        note = f"new, saved in {token_file}"
+    elif settings.admin_token is not None and settings.admin_token.get_secret_value().strip():
+        note = "from SCOREKEEPER_ADMIN_TOKEN"
+    else:
+        note = f"kept in {token_file}"
+    app = create_app(settings, token)
+    banner(base_url(settings.host, settings.port), token, note, settings.db_path, sys.stdout)
+    config = uvicorn.Config(
+        app, host=settings.host, port=settings.port, timeout_graceful_shutdown=3
+    )
+    _Server(config, app.state.hub).run()

@@ -1,0 +1,98 @@
+"""Deny by default: every route not explicitly public refuses a request without the token."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from starlette.routing import Mount
+
+from scorekeeper.settings import Settings
+from scorekeeper.web.app import create_app
+from scorekeeper.web.auth import GuardedRoute, is_public, resolve_token
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+PUBLIC = {
+    ("GET", "/"),
+    ("GET", "/api/health"),
+    ("GET", "/api/session"),
+    ("GET", "/api/qr.svg"),
+    ("GET", "/api/games"),
+    ("GET", "/api/games/{game_id}"),
+    ("GET", "/api/games/{game_id}/events"),
+}
+PUBLIC_MOUNTS = {"/static"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(Settings(data_dir=tmp_path), token="secret"))
+
+
+def test_every_route_is_guarded_unless_listed_public(client: TestClient) -> None:
+    seen_public: set[tuple[str, str]] = set()
+    admin_routes = 0
+    for route in client.app.routes:  # type: ignore[attr-defined]
+        if isinstance(route, Mount):
+            assert route.path in PUBLIC_MOUNTS, f"unexpected mount {route.path}"
+            continue
+        assert isinstance(route, GuardedRoute), f"{route} bypasses the guard"
+        assert isinstance(route, APIRoute)
+        for method in route.methods:
+            key = (method, route.path)
+            if is_public(route.endpoint):
+                seen_public.add(key)
+                continue
+            path = route.path.replace("{game_id}", "1").replace("{n}", "1")
+            for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "secret"}):
+                r = client.request(method, path, headers=headers, json={})
+                assert r.status_code == 401, f"{method} {route.path} answered {r.status_code}"
+                assert r.json()["detail"].startswith("admin token required")
+            admin_routes += 1
+    assert seen_public == PUBLIC  # a route made public by mistake shows up here
+    assert admin_routes == 7
+
+
+def test_admin_routes_with_the_token_get_past_the_guard(client: TestClient) -> None:
+    admin = {"Authorization": "Bearer secret"}
+    r = client.post("/api/games/1/hands", json={"players": []}, headers=admin)
+    assert r.status_code == 404
+
+
+def test_token_file_is_created_owner_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCOREKEEPER_ADMIN_TOKEN", raising=False)
+    data = tmp_path / "data"
+    token, created = resolve_token(Settings(data_dir=data))
+    path = data / "admin_token"
+    assert created and len(token) >= 32
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text().strip() == token
+    assert resolve_token(Settings(data_dir=data)) == (token, False)  # kept across restarts
+    app = create_app(Settings(data_dir=data))
+    assert app.state.admin_token == token
+
+
+def test_env_token_wins_and_writes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCOREKEEPER_ADMIN_TOKEN", "from-env")
+    monkeypatch.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))
+    assert resolve_token(Settings()) == ("from-env", False)
+    assert not (tmp_path / "admin_token").exists()
+    c = TestClient(create_app())
+    admin = {"Authorization": "Bearer from-env"}
+    assert c.get("/api/session", headers=admin).json() == {"admin": True}
+
+
+def test_a_new_route_is_admin_only_until_marked_public(client: TestClient) -> None:
+    app = client.app
+
+    @app.get("/api/new-thing")  # type: ignore[attr-defined]
+    def new_thing() -> dict[str, bool]:
+        return {"ok": True}
+
+    assert client.get("/api/new-thing").status_code == 401
+    r = client.get("/api/new-thing", headers={"Authorization": "Bearer secret"})
+    assert r.json() == {"ok": True}
