@@ -115,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--real", type=Path, default=None, help="real-photos-dev folder")
     ev.add_argument("--limit", type=int, default=None, help="first N synthetic images")
     ev.set_defaults(func=_cmd_eval)
+
+    from scorekeeper.calibration.cli import add_parser as add_calibrate
+
+    add_calibrate(sub)
     return parser
 
 
