@@ -1,26 +1,47 @@
-# Two commands do all set-up: `make run` and `make test`.
+# Two commands do all set-up: `make run` and `make test`. `make model` retrains the card model.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench clean
+# The torch pair ultralytics trains with: a bare `torch` pulls a build that breaks here.
+ifeq ($(shell uname -m),aarch64)
+TORCH := torch==2.9.1 torchvision==0.24.1
+else
+TORCH := torch==2.14.1 torchvision==0.29.1
+endif
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+.PHONY: run test model bench lint clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
 
-run: $(STAMP)
+# The server needs only the runtime (FastAPI, OpenCV, ONNX Runtime).
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+# Tests also train a tiny model (smoke test), so they need the training stack.
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q $(TORCH)
+	$(BIN)/python -m pip install -q -e '.[dev,train]'
+	touch $@ $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/scorekeeper serve $(ARGS)
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/ruff check scorekeeper tests benchmarks
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP)
+model: $(TEST_STAMP)
+	$(BIN)/python -m scorekeeper.vision.train $(ARGS)
+
+bench: $(TEST_STAMP)
 	$(BIN)/scorekeeper bench rules
+	$(BIN)/scorekeeper bench vision
 	$(BIN)/python benchmarks/bench_events.py
 
 clean:

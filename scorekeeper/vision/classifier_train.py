@@ -1,0 +1,116 @@
+"""Train the index classifier (PyTorch) and export it to ONNX for the runtime."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from scorekeeper.vision.classes import CLASSIFIER_CLASSES
+from scorekeeper.vision.classifier import CROP
+
+
+def build_model():  # -> torch.nn.Module; torch is imported only for training
+    from torch import nn
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 16), *block(16, 16), nn.MaxPool2d(2),
+        *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+        *block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        nn.Dropout(0.2), nn.Linear(128, len(CLASSIFIER_CLASSES)),
+    )
+
+
+def _augment(x, gen):
+    """Quarter turns, lighting and blur the scenes may not have covered."""
+    import torch
+
+    k = int(torch.randint(0, 4, (1,), generator=gen))
+    x = torch.rot90(x, k, dims=(2, 3))
+    n = x.shape[0]
+    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.6
+    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
+    tint = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
+    x = (x * gain * tint + bias).clamp(0, 1)
+    return x
+
+
+def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int = 128,
+          seed: int = 0, val: tuple[np.ndarray, np.ndarray] | None = None) -> dict:
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    model = build_model().to(device)
+    xt = torch.from_numpy(x[:, :, :, ::-1].copy()).permute(0, 3, 1, 2)  # BGR → RGB, NCHW u8
+    yt = torch.from_numpy(y)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(xt) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    start = time.time()
+    done = 0
+    history = []
+    for epoch in range(epochs):
+        model.train()
+        order = torch.randperm(len(xt), generator=gen)
+        total, correct = 0.0, 0
+        for i in range(0, len(xt), batch):
+            idx = order[i:i + batch]
+            xb = _augment(xt[idx].float() / 255, gen).to(device)
+            yb = yt[idx].to(device)
+            logits = model(xb)
+            loss = loss_fn(logits, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+            correct += int((logits.argmax(1) == yb).sum())
+            done += 1
+            left = (time.time() - start) / done * (steps - done)
+            print(f"\rclassifier epoch {epoch + 1}/{epochs} step {done}/{steps} "
+                  f"loss {total / (i + len(idx)):.3f} ~{left / 60:.1f} min left",
+                  end="", file=sys.stderr)
+        row = {"epoch": epoch + 1, "loss": total / len(xt), "train_acc": correct / len(xt)}
+        if val is not None:
+            row["val_acc"] = accuracy(model, *val)
+        history.append(row)
+        print(f"\n{row}", file=sys.stderr)
+    export_onnx(model.cpu().eval(), out)
+    return {"history": history, "seconds": round(time.time() - start, 1), "samples": len(xt)}
+
+
+def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:
+    import torch
+
+    model.eval()
+    device = next(model.parameters()).device
+    correct = 0
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            xb = torch.from_numpy(x[i:i + 512, :, :, ::-1].copy()).permute(0, 3, 1, 2)
+            pred = model(xb.float().div(255).to(device)).argmax(1).cpu().numpy()
+            correct += int((pred == y[i:i + 512]).sum())
+    model.train()
+    return correct / max(1, len(x))
+
+
+def export_onnx(model, out: Path) -> None:
+    import torch
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, CROP, CROP)
+    torch.onnx.export(model, (dummy,), str(out), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
+                      dynamo=False)

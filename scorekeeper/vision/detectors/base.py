@@ -1,0 +1,32 @@
+"""One interface for every inference runtime, so the reader never knows which one runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Detection:
+    box: tuple[float, float, float, float]  # x1, y1, x2, y2 in the input image's pixels
+    cls: int
+    conf: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def size(self) -> float:
+        """The longer side: an index's long side tracks the card's scale at any rotation."""
+        return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
+
+
+class Detector(Protocol):
+    names: tuple[str, ...]
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        """Detections in a BGR uint8 image."""
+        ...

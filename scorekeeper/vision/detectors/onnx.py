@@ -1,0 +1,41 @@
+"""ONNX Runtime backend: the default on x86 and a Pi alike, no training stack needed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.detectors.yolo_decode import decode, letterbox, to_tensor
+
+
+class OnnxConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["onnx"] = "onnx"
+    path: Path
+    imgsz: int = 640
+    conf: float = 0.25
+    iou: float = 0.5
+    threads: int = 0  # 0: one per core
+
+
+class OnnxDetector:
+    def __init__(self, config: OnnxConfig, names: tuple[str, ...]) -> None:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        if config.threads:
+            opts.intra_op_num_threads = config.threads
+        self.session = ort.InferenceSession(str(config.path), opts,
+                                            providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
+        self.config = config
+        self.names = names
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        boxed, scale, pad = letterbox(image, self.config.imgsz)
+        raw = self.session.run(None, {self.input: to_tensor(boxed)})[0]
+        return decode(raw, scale, pad, self.config.conf, self.config.iou, image.shape[:2])

@@ -1,0 +1,44 @@
+"""PyTorch backend through ultralytics: for training-time checks and comparison."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from scorekeeper.vision.detectors.base import Detection
+
+
+class TorchConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["torch"] = "torch"
+    path: Path
+    imgsz: int = 640
+    conf: float = 0.25
+    iou: float = 0.5
+
+
+class TorchDetector:
+    def __init__(self, config: TorchConfig, names: tuple[str, ...]) -> None:
+        import os
+
+        from scorekeeper.vision.ultralytics_env import prepare
+
+        prepare()
+        import ultralytics.utils.torch_utils as tu
+        from ultralytics import YOLO
+
+        tu.NUM_THREADS = os.cpu_count() or 1
+        self.model = YOLO(str(config.path), task="detect")
+        self.config = config
+        self.names = names
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        res = self.model.predict(image, imgsz=self.config.imgsz, conf=self.config.conf,
+                                 iou=self.config.iou, verbose=False, device="cpu")[0]
+        boxes = res.boxes
+        return [Detection(tuple(map(float, b)), int(c), float(p))  # type: ignore[arg-type]
+                for b, c, p in zip(boxes.xyxy.tolist(), boxes.cls.tolist(),
+                                   boxes.conf.tolist(), strict=True)]

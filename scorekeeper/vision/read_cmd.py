@@ -1,0 +1,50 @@
+"""`scorekeeper read`: one JSON line per image; a bad image is named and the rest still read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TextIO
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+
+
+def _annotate_path(target: Path, image: Path, many: bool) -> Path:
+    if many or target.suffix.lower() not in IMAGE_SUFFIXES:
+        target.mkdir(parents=True, exist_ok=True)
+        return target / f"{image.stem}.annotated.jpg"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target
+
+
+def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
+                runtime: str | None, out: TextIO, err: TextIO) -> int:
+    import cv2
+
+    from scorekeeper.vision.annotate import annotate as draw
+    from scorekeeper.vision.reader import CardReader, VisionError, load_image
+
+    try:
+        reader = CardReader(runtime=runtime)
+    except VisionError as exc:
+        err.write(f"error: {exc}\n")
+        return 2
+    status = 0
+    for path in images:
+        try:
+            image = load_image(path)
+        except VisionError as exc:
+            err.write(f"error: {exc}\n")
+            status = 2
+            continue
+        result = reader.read(image)
+        if as_json:
+            out.write(json.dumps({"image": str(path), "cards": result.to_json(),
+                                  "ms": round(result.ms)}) + "\n")
+        else:
+            cards = " ".join(c.card for c in result.cards) or "(no cards)"
+            out.write(f"{path}: {cards}  [{result.ms:.0f} ms]\n")
+        if annotate is not None:
+            cv2.imwrite(str(_annotate_path(annotate, path, len(images) > 1)),
+                        draw(image, result.cards))
+    return status

@@ -1,0 +1,92 @@
+"""A frame → the cards in it, each with a confidence and a box in the frame's pixels."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorekeeper.vision.classes import CARD, CARD_CODES, INDEX
+from scorekeeper.vision.classifier import IndexClassifier, crop_index
+from scorekeeper.vision.detectors import create_detector
+from scorekeeper.vision.detectors.ncnn import NcnnConfig
+from scorekeeper.vision.detectors.onnx import OnnxConfig
+from scorekeeper.vision.detectors.pytorch import TorchConfig
+from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+MIN_CARD_PROB = 0.5
+
+
+class VisionError(RuntimeError):
+    """The model files are missing or unreadable, or an image cannot be read."""
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    cards: list[PhysicalCard]
+    ms: float
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [{"card": c.card, "confidence": round(c.confidence, 3),
+                 "box": [round(v, 1) for v in c.box]} for c in self.cards]
+
+
+class CardReader:
+    """Detector + index classifier + corner pairing, configured by models/model.json."""
+
+    def __init__(self, models: Path = MODELS, runtime: str | None = None) -> None:
+        meta_path = models / "model.json"
+        if not meta_path.exists():
+            raise VisionError(f"no trained model: {meta_path} is missing (run `make model`)")
+        meta = json.loads(meta_path.read_text())
+        runtime = runtime or meta["runtime"]
+        det = meta["detector"]
+        common = {"imgsz": det["imgsz"], "conf": det.get("conf", 0.25)}
+        config: OnnxConfig | NcnnConfig | TorchConfig
+        if runtime == "onnx":
+            config = OnnxConfig(path=models / det["onnx"], **common)
+        elif runtime == "ncnn":
+            config = NcnnConfig(path=models / det["ncnn"], **common)
+        elif runtime == "torch":
+            config = TorchConfig(path=models / det["pt"], **common)
+        else:
+            raise VisionError(f"unknown runtime {runtime!r}; use onnx, ncnn or torch")
+        self.names = tuple(det["names"])
+        self.detector = create_detector(config, self.names)
+        self.two_stage = self.names[:2] == ("index", "card")
+        self.classifier = IndexClassifier(models / meta["classifier"]["onnx"]) \
+            if self.two_stage else None
+        self.runtime = runtime
+
+    def read(self, image: np.ndarray) -> ReadResult:
+        start = time.perf_counter()
+        dets = self.detector.detect(image)
+        if self.two_stage:
+            index_dets = [d for d in dets if d.cls == INDEX]
+            cards = [d for d in dets if d.cls == CARD]
+            assert self.classifier is not None
+            labels = self.classifier.classify([crop_index(image, d.box) for d in index_dets])
+            readings = [IndexReading(d, code, p) for d, (code, p) in
+                        zip(index_dets, labels, strict=True) if code != "none"
+                        and p >= MIN_CARD_PROB]
+        else:
+            cards = []
+            readings = [IndexReading(d, CARD_CODES[d.cls], 1.0) for d in dets]
+        found = pair_indices(readings, cards)
+        return ReadResult(found, (time.perf_counter() - start) * 1000)
+
+
+def load_image(path: Path) -> np.ndarray:
+    import cv2
+
+    if not path.exists():
+        raise VisionError(f"{path}: no such file")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise VisionError(f"{path}: not an image OpenCV can read")
+    return image

@@ -1,0 +1,238 @@
+"""Compose one table scene and its labels, tracking exactly what of each card is visible.
+
+Cards are pasted bottom-first into the flat table plane; `owner` records, per table pixel,
+which card (or occluder, -2) is on top, so the visible share of a card or of one of its
+corner indices is a pixel count, not a guess. The camera then views the table through a
+mild homography; a box is the axis-aligned bbox of the visible part of the index (or card)
+after that homography. Only the ROI a card covers is ever touched, which keeps a 640 px
+scene with twenty cards in the tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision.synth import backgrounds, camera
+from scorekeeper.vision.synth.deckset import Deck
+from scorekeeper.vision.synth.layout import Placement, layout, rot
+
+Size = tuple[int, int]
+OCCLUDER = -2
+
+
+@dataclass
+class PlacedCard:
+    card_id: int
+    card: str | None  # None for a face-down card
+    deck: str
+    area: float  # full card area in table px (inside or outside the frame)
+    quads: list[np.ndarray]  # corner index quads (4x2, table px)
+    outline: np.ndarray  # card corners (4x2, table px)
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    labels: list[dict[str, Any]]
+    owner: np.ndarray  # int32 table plane: card_id on top, -1 table/outside view, -2 occluder
+    to_image: np.ndarray  # 3x3 table → image homography
+    cards: list[PlacedCard] = field(default_factory=list)
+
+
+def _prepare(p: Placement) -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
+    """Card image at about its table size (INTER_AREA shrink), its affine to the table, and
+    the factor from source-face pixels to that image's pixels."""
+    src = p.face.image if p.face is not None else p.deck.back
+    h0, w0 = src.shape[:2]
+    f = p.width / w0
+    if f < 1:
+        img = cv2.resize(src, (max(2, round(w0 * f)), max(2, round(h0 * f))),
+                         interpolation=cv2.INTER_AREA)
+        k = (img.shape[1] / w0, img.shape[0] / h0)
+        lin = rot(p.angle)
+    else:
+        img, k, lin = src, (1.0, 1.0), rot(p.angle) * f
+    h, w = img.shape[:2]
+    ctr = np.array([(w - 1) / 2, (h - 1) / 2])
+    m = np.hstack([lin, (np.array(p.centre) - lin @ ctr)[:, None]])
+    return img, m, k
+
+
+def _to_table(m: np.ndarray, k: tuple[float, float], edges: np.ndarray) -> np.ndarray:
+    """Source-face pixel-edge coordinates → table coordinates (pixel centres at integers)."""
+    return _apply(m, edges * k - 0.5)
+
+
+def _apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return pts @ m[:, :2].T + m[:, 2]
+
+
+def _paste(canvas: np.ndarray, owner: np.ndarray, img: np.ndarray, m: np.ndarray,
+           cid: int, light: np.ndarray, shadow: tuple[float, float, float, float]) -> None:
+    """Alpha-blend one card (with a soft shadow under it) into its ROI; mark `owner`."""
+    H, W = owner.shape
+    h, w = img.shape[:2]
+    corners = _apply(m, np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+    dx, dy, sigma, strength = shadow
+    pad = int(3 * sigma + abs(dx) + abs(dy)) + 2
+    x0, y0 = (np.floor(corners.min(0)) - pad).astype(int)
+    x1, y1 = (np.ceil(corners.max(0)) + pad).astype(int)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mr = m.copy()
+    mr[:, 2] -= (x0, y0)
+    patch = cv2.warpAffine(img, mr, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = patch[:, :, 3].astype(np.float32) / 255.0
+    roi = canvas[y0:y1, x0:x1]
+    if strength > 0:
+        sh = cv2.warpAffine(alpha, np.float32([[1, 0, dx], [0, 1, dy]]), alpha.shape[::-1])
+        sh = cv2.GaussianBlur(sh, (0, 0), sigma)
+        roi *= (1 - strength * sh)[..., None]
+    a = alpha[..., None]
+    roi *= 1 - a
+    roi += patch[:, :, :3].astype(np.float32) * light * a
+    owner[y0:y1, x0:x1][alpha > 0.5] = cid
+
+
+def _occluders(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray,
+               s: float) -> None:
+    """A pen, a finger, a coin or a glass base lying over some cards."""
+    H, W = owner.shape
+    for _ in range(int(rng.integers(1, 3))):
+        mask = np.zeros((H, W), np.uint8)
+        c = (float(rng.uniform(0, W)), float(rng.uniform(0, H)))
+        if rng.random() < 0.5:
+            size = (float(rng.uniform(0.8, 3) * s), float(rng.uniform(0.08, 0.4) * s))
+            pts = cv2.boxPoints((c, size, float(rng.uniform(0, 180)))).astype(np.int32)
+            cv2.fillConvexPoly(mask, pts, 1)
+        else:
+            axes = (int(rng.uniform(0.1, 0.5) * s), int(rng.uniform(0.1, 0.5) * s))
+            cv2.ellipse(mask, (int(c[0]), int(c[1])), axes, float(rng.uniform(0, 180)), 0, 360,
+                        1, -1)
+        colour = rng.uniform(10, 240, 3).astype(np.float32)
+        shade = 1 + 0.3 * backgrounds.smooth_noise(rng, (W, H), 3)[..., None]
+        sel = mask.astype(bool)
+        canvas[sel] = (colour * shade)[sel]
+        owner[sel] = OCCLUDER
+
+
+def _visible_box(sel: np.ndarray, x0: int, y0: int, to_image: np.ndarray,
+                 size: Size) -> list[float] | None:
+    """Image-space bbox of the selected table pixels (their outer pixel edges)."""
+    ys, xs = np.nonzero(sel)
+    if xs.size == 0:
+        return None
+    corners = [np.stack([xs + dx, ys + dy], 1) for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
+    pts = np.concatenate(corners).astype(np.float64) + np.array([x0, y0], np.float64)
+    img = cv2.perspectiveTransform(pts[None], to_image)[0]
+    w, h = size
+    x1, y1 = np.clip(img.min(0), 0, (w, h))
+    x2, y2 = np.clip(img.max(0), 0, (w, h))
+    if x2 - x1 < 1 or y2 - y1 < 1:
+        return None
+    return [round(float(v), 2) for v in (x1, y1, x2, y2)]
+
+
+def quad_fraction(owner: np.ndarray, quad: np.ndarray, cid: int,
+                  area: float | None = None) -> tuple[float, np.ndarray, int, int]:
+    """Visible share of a convex quad that belongs to card `cid`, with its pixel selection."""
+    H, W = owner.shape
+    x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(0)).astype(int) + 2, (W, H))
+    area = area if area is not None else abs(cv2.contourArea(quad.astype(np.float32)))
+    if x1 <= x0 or y1 <= y0 or area <= 0:
+        return 0.0, np.zeros((0, 0), bool), 0, 0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    pts = np.round((quad - (x0, y0)) * 16).astype(np.int32)
+    cv2.fillConvexPoly(mask, pts, 1, lineType=cv2.LINE_8, shift=4)
+    sel = mask.astype(bool) & (owner[y0:y1, x0:x1] == cid)
+    return min(1.0, float(sel.sum()) / area), sel, int(x0), int(y0)
+
+
+def _view(rng: np.random.Generator, size: Size) -> np.ndarray:
+    """Image → table homography: the camera sees a slightly skewed part of the table."""
+    w, h = size
+    img = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    if rng.random() < 0.25:
+        return np.eye(3)
+    j = rng.uniform(0, 0.1) * min(w, h)
+    inward = np.float32([[1, 1], [-1, 1], [-1, -1], [1, -1]])
+    table = img + inward * rng.uniform(0, 1, (4, 2)).astype(np.float32) * j
+    return cv2.getPerspectiveTransform(img, table)
+
+
+def compose_scene(rng: np.random.Generator, decks: list[Deck], size: Size = (640, 640),
+                  index_min_visible: float = 0.6, card_min_visible: float = 0.9) -> Scene:
+    """Render one table; see the module docstring for how visibility is measured."""
+    w, h = size
+    canvas = backgrounds.table(rng, size).astype(np.float32)
+    owner = np.full((h, w), -1, np.int32)
+    places = layout(rng, decks, size)
+    light_dir = rng.uniform(-1, 1, 2)
+    placed: list[PlacedCard] = []
+    for cid, p in enumerate(places):
+        img, m, k = _prepare(p)
+        s = p.width
+        shadow = (light_dir[0] * 0.03 * s, light_dir[1] * 0.03 * s,
+                  max(0.6, rng.uniform(0.01, 0.04) * s), float(rng.uniform(0.0, 0.45)))
+        light = np.float32(rng.uniform(0.85, 1.08)) * rng.uniform(0.96, 1.04, 3).astype(
+            np.float32)
+        _paste(canvas, owner, img, m, cid, light, shadow)
+        area = float((img[:, :, 3] > 127).sum()) * abs(np.linalg.det(m[:, :2]))
+        quads = [_to_table(m, k, np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], float))
+                 for x1, y1, x2, y2 in (p.face.index if p.face is not None else [])]
+        sh, sw = (p.face.image if p.face is not None else p.deck.back).shape[:2]
+        outline = _to_table(m, k, np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], float))
+        placed.append(PlacedCard(cid, p.face.card if p.face else None, p.deck.name, area, quads,
+                                  outline))
+    if rng.random() < 0.15:
+        _occluders(rng, canvas, owner, float(np.mean([p.width for p in places])))
+    to_table = _view(rng, size)
+    to_image = np.linalg.inv(to_table)
+    view = np.zeros((h, w), np.uint8)
+    corners = cv2.perspectiveTransform(
+        np.float32([[[0, 0], [w, 0], [w, h], [0, h]]]), to_table)[0]
+    cv2.fillConvexPoly(view, np.round(corners * 16).astype(np.int32), 1, shift=4)
+    owner[view == 0] = -1
+    camera.light_table(rng, canvas)
+    image = camera.shoot(rng, canvas, to_table, size)
+    labels = _labels(owner, placed, to_image, size, index_min_visible, card_min_visible)
+    return Scene(image, labels, owner, to_image, placed)
+
+
+def _labels(owner: np.ndarray, placed: list[PlacedCard], to_image: np.ndarray, size: Size,
+            index_min: float, card_min: float) -> list[dict[str, Any]]:
+    labels: list[dict[str, Any]] = []
+    for pc in placed:
+        if pc.card is None:
+            continue
+        for quad in pc.quads:
+            frac, sel, x0, y0 = quad_fraction(owner, quad, pc.card_id)
+            if frac < index_min:
+                continue
+            box = _visible_box(sel, x0, y0, to_image, size)
+            if box:
+                labels.append({"card": pc.card, "box": box, "kind": "index",
+                               "visible": round(frac, 3), "card_id": pc.card_id,
+                               "deck": pc.deck})
+        frac, sel, x0, y0 = quad_fraction(owner, pc.outline, pc.card_id, pc.area)
+        if frac >= card_min:
+            box = _visible_box(sel, x0, y0, to_image, size)
+            if box:
+                labels.append({"card": pc.card, "box": box, "kind": "card",
+                               "visible": round(frac, 3), "card_id": pc.card_id,
+                               "deck": pc.deck})
+    return labels
+
+
+def render_scene(rng: np.random.Generator, decks: list[Deck], size: Size = (640, 640),
+                 index_min_visible: float = 0.6) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """(BGR uint8 image, labels) for one random table; labels as in the dataset's JSON."""
+    scene = compose_scene(rng, decks, size, index_min_visible)
+    return scene.image, scene.labels

@@ -1,0 +1,172 @@
+"""`make model`: art → synthetic tables → detector + classifier → evaluation → export.
+
+Every stage skips work already done, so a stopped run resumes where it was. Sizes are
+chosen so the whole run fits in 2 hours on a 2-core CPU; a GPU is used when present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from scorekeeper.vision.classes import DETECTOR_CLASSES
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data"
+MODELS = ROOT / "models"
+
+
+def log(msg: str) -> None:
+    print(f"[make model {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def render(split: str, out: Path, count: int, size: int, seed: int) -> None:
+    decks = "test" if split == "test" else "train"
+    have = len(list((out / "images").glob("*.jpg"))) if out.exists() else 0
+    if have >= count:
+        log(f"{split}: {have} images already rendered")
+        return
+    log(f"rendering {count} {split} scenes at {size}px into {out}")
+    subprocess.run([sys.executable, "-m", "scorekeeper.vision.synth", "render", "--out", str(out),
+                    "--count", str(count), "--size", str(size), "--decks", decks,
+                    "--seed", str(seed), "--workers", str(min(2, os.cpu_count() or 1))],
+                   check=True)
+
+
+def write_data_yaml(train: Path, val: Path, path: Path) -> Path:
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
+    path.write_text(f"train: {train / 'images'}\nval: {val / 'images'}\nnames:\n{names}\n")
+    return path
+
+
+def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: int) -> Path:
+    from scorekeeper.vision.ultralytics_env import prepare
+
+    prepare()
+    import torch
+    import ultralytics.utils.torch_utils as tu
+    from ultralytics import YOLO
+
+    tu.NUM_THREADS = os.cpu_count() or 1
+    torch.set_num_threads(os.cpu_count() or 1)
+    run = runs / "detector"
+    last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
+    done_marker = run / "done"
+    if done_marker.exists() and best.exists():
+        log("detector already trained")
+        return best
+    device = 0 if torch.cuda.is_available() else "cpu"
+    if last.exists():
+        log(f"resuming detector training from {last}")
+        YOLO(str(last)).train(resume=True, workers=0, device=device)
+    else:
+        log(f"training detector yolo11n from scratch: {epochs} epochs at {imgsz}px on {device}")
+        YOLO("yolo11n.yaml").train(
+            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
+            device=device, project=str(runs), name="detector", exist_ok=True, pretrained=False,
+            amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
+            mosaic=1.0, close_mosaic=max(1, epochs // 5), scale=0.35, translate=0.1,
+            hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, patience=0, seed=0, deterministic=False)
+    done_marker.write_text("ok\n")
+    return best
+
+
+def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int) -> dict:
+    from scorekeeper.vision import classifier_train
+    from scorekeeper.vision.crops import crops_from_dataset
+
+    stats_path = out.with_suffix(".json")
+    if out.exists() and stats_path.exists():
+        log("classifier already trained")
+        return json.loads(stats_path.read_text())
+    rng = random.Random(seed)
+    log("cutting classifier crops from the rendered scenes")
+    x, y = crops_from_dataset(train, rng)
+    vx, vy = crops_from_dataset(val, rng, per_index=1)
+    log(f"{len(x)} training crops, {len(vx)} validation crops")
+    stats = classifier_train.train(x, y, out, epochs=epochs, seed=seed, val=(vx, vy))
+    stats_path.write_text(json.dumps(stats, indent=1))
+    return stats
+
+
+def export_detector(best: Path, imgsz: int) -> dict[str, str]:
+    from scorekeeper.vision.ultralytics_env import prepare
+
+    prepare()
+    from ultralytics import YOLO
+
+    MODELS.mkdir(exist_ok=True)
+    pt = MODELS / "cards-det.pt"
+    shutil.copy(best, pt)
+    onnx = Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=False))
+    files = {"pt": pt.name, "onnx": onnx.name}
+    try:
+        ncnn_dir = Path(YOLO(str(pt)).export(format="ncnn", imgsz=imgsz))
+        files["ncnn"] = ncnn_dir.name
+    except Exception as exc:  # NCNN is optional off the Pi; ONNX serves everywhere
+        log(f"NCNN export failed ({exc}); ONNX and PyTorch still ship")
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="make model")
+    ap.add_argument("--train-images", type=int, default=2400)
+    ap.add_argument("--val-images", type=int, default=200)
+    ap.add_argument("--test-images", type=int, default=300)
+    ap.add_argument("--size", type=int, default=640, help="rendered scene size")
+    ap.add_argument("--imgsz", type=int, default=480, help="detector input size")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--cls-epochs", type=int, default=8)
+    ap.add_argument("--work", type=Path, default=DATA / "model-work")
+    ap.add_argument("--skip-art", action="store_true")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    start = time.time()
+    if not args.skip_art:
+        subprocess.run(["bash", str(ROOT / "scripts" / "install_card_art.sh")], check=True)
+    work = args.work
+    train, val, test = work / "train", work / "val", work / "test"
+    render("train", train, args.train_images, args.size, args.seed)
+    render("val", val, args.val_images, args.size, args.seed + 1)
+    render("test", test, args.test_images, args.size, args.seed + 2)
+    data_yaml = write_data_yaml(train, val, work / "data.yaml")
+    cls_stats = train_classifier(train, val, MODELS / "cards-cls.onnx", args.cls_epochs,
+                                 args.seed)
+    best = train_detector(data_yaml, work / "runs", args.imgsz, args.epochs, args.batch)
+    files = export_detector(best, args.imgsz)
+    meta = {
+        "runtime": "onnx",
+        "detector": {"names": list(DETECTOR_CLASSES), "imgsz": args.imgsz, "conf": 0.25,
+                     **files},
+        "classifier": {"onnx": "cards-cls.onnx", "crop": 48},
+        "training": {"train_images": args.train_images, "size": args.size,
+                     "epochs": args.epochs, "cls_epochs": args.cls_epochs,
+                     "classifier": cls_stats, "seconds": round(time.time() - start)},
+    }
+    (MODELS / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+    log("evaluating")
+    from scorekeeper.vision.evaluate import eval_real, eval_synthetic, format_report
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader(MODELS)
+    metrics = {"held_out_deck": eval_synthetic(reader, test), "real_photos": eval_real(reader)}
+    (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    for name, s in metrics.items():
+        print(format_report(name, s))
+    log(f"done in {(time.time() - start) / 60:.1f} min")
+    return 0
+
+
+if __name__ == "__main__":
+    np.seterr(all="ignore")
+    raise SystemExit(main())

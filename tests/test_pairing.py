@@ -1,0 +1,50 @@
+"""Corner pairing: by geometry, never by class alone."""
+
+from __future__ import annotations
+
+from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.pairing import IndexReading, pair_indices
+
+
+def idx(card: str, x: float, y: float, size: float = 20, conf: float = 0.9) -> IndexReading:
+    box = (x - size / 4, y - size / 2, x + size / 4, y + size / 2)
+    return IndexReading(Detection(box, 0, conf), card, 0.95)
+
+
+def test_two_corners_of_one_card_become_one_card() -> None:
+    # a card ~63 × 88 px with 20 px indices: corners ~(10, 14) and (53, 74) apart ≈ 74 px
+    cards = pair_indices([idx("7H", 10, 14), idx("7H", 53, 74)], [])
+    assert [c.card for c in cards] == ["7H"]
+    assert len(cards[0].indices) == 2
+    assert cards[0].confidence > 0.95 * 0.9  # two agreeing corners are surer than one
+
+
+def test_two_identical_cards_side_by_side_stay_two() -> None:
+    # a meld row: the second 7H overlaps the first, its index 25 px to the right
+    cards = pair_indices([idx("7H", 10, 14), idx("7H", 35, 14)], [])
+    assert [c.card for c in cards] == ["7H", "7H"]
+
+
+def test_two_identical_cards_far_apart_stay_two() -> None:
+    cards = pair_indices([idx("7H", 10, 14), idx("7H", 400, 300)], [])
+    assert len(cards) == 2
+
+
+def test_four_corners_of_two_identical_cards_make_two_cards() -> None:
+    a = [idx("QD", 10, 14), idx("QD", 53, 74)]
+    b = [idx("QD", 210, 14), idx("QD", 253, 74)]
+    cards = pair_indices(a + b, [])
+    assert len(cards) == 2 and all(len(c.indices) == 2 for c in cards)
+
+
+def test_different_readings_are_never_paired() -> None:
+    cards = pair_indices([idx("6H", 10, 14), idx("9H", 53, 74)], [])
+    assert sorted(c.card for c in cards) == ["6H", "9H"]
+
+
+def test_a_whole_card_detection_claims_its_own_corners() -> None:
+    card = Detection((0, 0, 63, 88), 1, 0.9)
+    cards = pair_indices([idx("KS", 10, 14), idx("KS", 53, 74), idx("2C", 200, 14)], [card])
+    assert sorted((c.card, len(c.indices)) for c in cards) == [("2C", 1), ("KS", 2)]
+    ks = next(c for c in cards if c.card == "KS")
+    assert ks.box == (0, 0, 63, 88)
