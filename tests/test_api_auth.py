@@ -24,6 +24,8 @@ PUBLIC = {
     ("GET", "/api/games"),
     ("GET", "/api/games/{game_id}"),
     ("GET", "/api/games/{game_id}/events"),
+    ("GET", "/api/camera"),             # camera state, as the page shows it
+    ("GET", "/api/scans/{key}.jpg"),    # an annotated scan, by its unguessable id
 }
 PUBLIC_MOUNTS = {"/static"}
 
@@ -54,7 +56,7 @@ def test_every_route_is_guarded_unless_listed_public(client: TestClient) -> None
                 assert r.json()["detail"].startswith("admin token required")
             admin_routes += 1
     assert seen_public == PUBLIC  # a route made public by mistake shows up here
-    assert admin_routes == 7
+    assert admin_routes == 9  # the 7 game writes, scan and the camera snapshot
 
 
 def test_admin_routes_with_the_token_get_past_the_guard(client: TestClient) -> None:

@@ -186,6 +186,10 @@ class Game:
             raise
 
     # -- reading --------------------------------------------------------------------------
+    def player_name(self, name: str) -> str:
+        """The game's spelling of a player's name; RulesError if nobody is called that."""
+        return self._canonical([{"name": name}])[0].name
+
     def preview(self, players: object) -> dict[str, Any]:
         """Score a hand as if it were played next, without keeping it."""
         trial = self.copy()
@@ -195,7 +199,7 @@ class Game:
         """Chicago: would this player's knock with these cards be legal right now?"""
         if not isinstance(self.settings, ChicagoSettings):
             raise RulesError("the knock check is for Chicago Rummy")
-        name = self._canonical([{"name": player}])[0].name
+        name = self.player_name(player)
         return {"player": name, **chicago.knock_check(parse_cards(cards),
                                                       self._state.totals[name], self.settings)}
 

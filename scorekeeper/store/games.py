@@ -120,6 +120,10 @@ class GameStore:
         """The game as `GET /api/games/{id}` shows it: snapshot plus id, created_at, seq."""
         return self._entry(game_id).view
 
+    def game(self, game_id: int) -> Game:
+        """A private copy of the game as it stands (for reading, never for writing)."""
+        return self._entry(game_id).game.copy()
+
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """The stored events of a game, oldest first (what a replay applies)."""
         self._entry(game_id)

@@ -44,11 +44,13 @@ def render(split: str, out: Path, count: int, size: int, seed: int) -> None:
 
 def write_data_yaml(train: Path, val: Path, path: Path) -> Path:
     names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
-    path.write_text(f"train: {train / 'images'}\nval: {val / 'images'}\nnames:\n{names}\n")
+    tr, va = (train / "images").resolve(), (val / "images").resolve()
+    path.write_text(f"train: {tr}\nval: {va}\nnames:\n{names}\n")
     return path
 
 
-def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: int) -> Path:
+def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: int,
+                   fraction: float = 1.0) -> Path:
     from scorekeeper.vision.ultralytics_env import prepare
 
     prepare()
@@ -74,7 +76,8 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
             data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
             device=device, project=str(runs), name="detector", exist_ok=True, pretrained=False,
             amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
-            mosaic=1.0, close_mosaic=max(1, epochs // 5), scale=0.35, translate=0.1,
+            fraction=fraction, mosaic=1.0, close_mosaic=max(1, epochs // 5), scale=0.35,
+            translate=0.1,
             hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, patience=0, seed=0, deterministic=False)
     done_marker.write_text("ok\n")
     return best

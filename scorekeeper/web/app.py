@@ -7,9 +7,10 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from scorekeeper.camera import CameraSupervisor, camera_from_spec
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web import api, errors, pages
+from scorekeeper.web import api, errors, pages, scan
 from scorekeeper.web.auth import GuardedRoute, resolve_token
 from scorekeeper.web.hub import Hub
 
@@ -22,10 +23,13 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     """
     settings = settings or Settings()
     store = GameStore(settings.db_path)
+    camera = CameraSupervisor(lambda: camera_from_spec(settings.camera))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        camera.start()
         yield
+        camera.close()
         store.close()
 
     app = FastAPI(
@@ -35,8 +39,12 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.state.settings = settings
     app.state.store = store
     app.state.hub = Hub()
+    app.state.camera = camera
+    app.state.vision = scan.Vision(getattr(settings, "model_dir", None))
+    app.state.scans = scan.ScanImages()
     app.state.admin_token = token or resolve_token(settings)[0]
     errors.install(app)
     pages.register(app)
     api.register(app)
+    scan.register(app)
     return app

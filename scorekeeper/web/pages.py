@@ -33,7 +33,9 @@ async def health(request: Request) -> Response:
     except Exception as exc:  # the health check must answer whatever the database does
         db = f"error: {exc}"
     ok = db == "ok"
-    return JSONResponse({"ok": ok, "db": db, "camera": None}, status_code=200 if ok else 503)
+    status = request.app.state.camera.status()
+    camera = {"state": status.state, "error": status.error}
+    return JSONResponse({"ok": ok, "db": db, "camera": camera}, status_code=200 if ok else 503)
 
 
 @public

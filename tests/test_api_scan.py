@@ -1,0 +1,70 @@
+"""The scan API's failure paths: garbage uploads, no camera, no model. Nothing is stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from scorekeeper.settings import Settings
+from scorekeeper.web.app import create_app
+from scorekeeper.web.scan import Vision
+
+ADMIN = {"Authorization": "Bearer secret"}
+SAMPLE = Path(__file__).resolve().parents[1] / "scorekeeper" / "camera" / "samples"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    app = create_app(Settings(data_dir=tmp_path, camera="none"), token="secret")
+    app.state.vision = Vision(tmp_path / "no-models")  # no model: scans must say so
+    with TestClient(app) as c:
+        r = c.post("/api/games", json={"variant": "chicago", "players": ["Ann", "Bob"]},
+                   headers=ADMIN)
+        assert r.status_code == 201
+        yield c
+
+
+def test_scan_needs_the_token(client: TestClient) -> None:
+    assert client.post("/api/games/1/scan", json={"player": "Ann"}).status_code == 401
+
+
+def test_a_file_that_is_not_an_image_is_refused(client: TestClient) -> None:
+    r = client.post("/api/games/1/scan", headers=ADMIN,
+                    files={"image": ("notes.txt", b"not a photo at all", "text/plain")})
+    assert r.status_code == 415
+    assert "notes.txt is not an image" in r.json()["detail"]
+
+
+def test_an_upload_needs_the_image_field(client: TestClient) -> None:
+    r = client.post("/api/games/1/scan", headers=ADMIN, data={"player": "Ann"},
+                    files={"photo": ("a.jpg", b"x", "image/jpeg")})
+    assert r.status_code == 422
+
+
+def test_camera_scan_without_a_camera_is_503_and_the_server_stays_up(client: TestClient) -> None:
+    r = client.post("/api/games/1/scan", json={"player": "Ann"}, headers=ADMIN)
+    assert r.status_code == 503
+    assert r.json()["detail"].startswith("camera none")
+    assert client.get("/api/health").json()["camera"]["state"] == "none"
+    assert client.get("/api/games/1").status_code == 200
+
+
+def test_scan_without_a_model_is_503(client: TestClient) -> None:
+    photo = next(SAMPLE.glob("*.jpg")).read_bytes()
+    r = client.post("/api/games/1/scan", headers=ADMIN,
+                    files={"image": ("table.jpg", photo, "image/jpeg")})
+    assert r.status_code == 503
+    assert "no trained model" in r.json()["detail"]
+
+
+def test_unknown_player_and_bad_json(client: TestClient) -> None:
+    photo = next(SAMPLE.glob("*.jpg")).read_bytes()
+    r = client.post("/api/games/1/scan", headers=ADMIN, data={"player": "Zed"},
+                    files={"image": ("table.jpg", photo, "image/jpeg")})
+    assert r.status_code == 422 and "'Zed' is not a player" in r.json()["detail"]
+    r = client.post("/api/games/1/scan", headers={**ADMIN, "Content-Type": "application/json"},
+                    content=b"{nope")
+    assert r.status_code == 422
+    assert client.get("/api/games/1").json()["seq"] == 0  # nothing stored by any of these
