@@ -16,8 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from scorekeeper.vision.classes import DETECTOR_CLASSES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,8 +27,9 @@ def log(msg: str) -> None:
     print(f"[make model {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def render(split: str, out: Path, count: int, size: int, seed: int) -> None:
-    decks = "test" if split == "test" else "train"
+def render(split: str, out: Path, count: int, size: int, seed: int,
+           fallback: bool = False) -> None:
+    decks = "fallback" if fallback else "test" if split == "test" else "train"
     have = len(list((out / "images").glob("*.jpg"))) if out.exists() else 0
     if have >= count:
         log(f"{split}: {have} images already rendered")
@@ -83,7 +82,8 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
     return best
 
 
-def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int) -> dict:
+def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,
+                     limit: int | None = None) -> dict:
     from scorekeeper.vision import classifier_train
     from scorekeeper.vision.crops import crops_from_dataset
 
@@ -93,7 +93,7 @@ def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int) 
         return json.loads(stats_path.read_text())
     rng = random.Random(seed)
     log("cutting classifier crops from the rendered scenes")
-    x, y = crops_from_dataset(train, rng)
+    x, y = crops_from_dataset(train, rng, per_index=1, limit=limit)
     vx, vy = crops_from_dataset(val, rng, per_index=1)
     log(f"{len(x)} training crops, {len(vx)} validation crops")
     stats = classifier_train.train(x, y, out, epochs=epochs, seed=seed, val=(vx, vy))
@@ -101,17 +101,20 @@ def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int) 
     return stats
 
 
-def export_detector(best: Path, imgsz: int) -> dict[str, str]:
+def export_detector(best: Path, imgsz: int, models: Path = MODELS,
+                    ncnn: bool = True) -> dict[str, str]:
     from scorekeeper.vision.ultralytics_env import prepare
 
     prepare()
     from ultralytics import YOLO
 
-    MODELS.mkdir(exist_ok=True)
-    pt = MODELS / "cards-det.pt"
+    models.mkdir(parents=True, exist_ok=True)
+    pt = models / "cards-det.pt"
     shutil.copy(best, pt)
     onnx = Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=False))
     files = {"pt": pt.name, "onnx": onnx.name}
+    if not ncnn:
+        return files
     try:
         ncnn_dir = Path(YOLO(str(pt)).export(format="ncnn", imgsz=imgsz))
         files["ncnn"] = ncnn_dir.name
@@ -120,56 +123,76 @@ def export_detector(best: Path, imgsz: int) -> dict[str, str]:
     return files
 
 
+def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
+                test_images: int, size: int, imgsz: int, epochs: int, batch: int,
+                fraction: float, cls_epochs: int, seed: int, cls_images: int | None = None,
+                fallback: bool = False,
+                ncnn: bool = True) -> dict:
+    """Every stage, each skipped when its output exists; returns the model.json written."""
+    start = time.time()
+    train, val, test = work / "train", work / "val", work / "test"
+    render("train", train, train_images, size, seed, fallback)
+    render("val", val, val_images, size, seed + 1, fallback)
+    render("test", test, test_images, size, seed + 2, fallback)
+    data_yaml = write_data_yaml(train, val, work / "data.yaml")
+    cls_stats = train_classifier(train, val, models / "cards-cls.onnx", cls_epochs, seed,
+                                 cls_images)
+    best = train_detector(data_yaml, work / "runs", imgsz, epochs, batch, fraction)
+    files = export_detector(best, imgsz, models, ncnn)
+    meta = {
+        "runtime": "onnx",
+        "detector": {"names": list(DETECTOR_CLASSES), "imgsz": imgsz, "conf": 0.25, **files},
+        "classifier": {"onnx": "cards-cls.onnx", "crop": 48},
+        "training": {"train_images": train_images, "fraction": fraction, "size": size,
+                     "imgsz": imgsz, "epochs": epochs, "cls_epochs": cls_epochs,
+                     "classifier": cls_stats, "seconds": round(time.time() - start)},
+    }
+    (models / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return meta
+
+
+def evaluate_model(models: Path, test: Path) -> dict:
+    from scorekeeper.vision.evaluate import eval_real, eval_synthetic, format_report
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader(models)
+    metrics = {"held_out_deck": eval_synthetic(reader, test), "real_photos": eval_real(reader)}
+    (models / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    for name, s in metrics.items():
+        print(format_report(name, s))
+    return metrics
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="make model")
-    ap.add_argument("--train-images", type=int, default=2400)
+    ap.add_argument("--train-images", type=int, default=3000)
     ap.add_argument("--val-images", type=int, default=200)
     ap.add_argument("--test-images", type=int, default=300)
     ap.add_argument("--size", type=int, default=640, help="rendered scene size")
-    ap.add_argument("--imgsz", type=int, default=480, help="detector input size")
-    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--imgsz", type=int, default=416, help="detector input size")
+    ap.add_argument("--epochs", type=int, default=5)
+    ap.add_argument("--fraction", type=float, default=0.7, help="share of images per epoch")
     ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--cls-epochs", type=int, default=8)
+    ap.add_argument("--cls-epochs", type=int, default=5)
+    ap.add_argument("--cls-images", type=int, default=1800, help="scenes cut into crops")
     ap.add_argument("--work", type=Path, default=DATA / "model-work")
+    ap.add_argument("--models", type=Path, default=MODELS)
     ap.add_argument("--skip-art", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     start = time.time()
     if not args.skip_art:
         subprocess.run(["bash", str(ROOT / "scripts" / "install_card_art.sh")], check=True)
-    work = args.work
-    train, val, test = work / "train", work / "val", work / "test"
-    render("train", train, args.train_images, args.size, args.seed)
-    render("val", val, args.val_images, args.size, args.seed + 1)
-    render("test", test, args.test_images, args.size, args.seed + 2)
-    data_yaml = write_data_yaml(train, val, work / "data.yaml")
-    cls_stats = train_classifier(train, val, MODELS / "cards-cls.onnx", args.cls_epochs,
-                                 args.seed)
-    best = train_detector(data_yaml, work / "runs", args.imgsz, args.epochs, args.batch)
-    files = export_detector(best, args.imgsz)
-    meta = {
-        "runtime": "onnx",
-        "detector": {"names": list(DETECTOR_CLASSES), "imgsz": args.imgsz, "conf": 0.25,
-                     **files},
-        "classifier": {"onnx": "cards-cls.onnx", "crop": 48},
-        "training": {"train_images": args.train_images, "size": args.size,
-                     "epochs": args.epochs, "cls_epochs": args.cls_epochs,
-                     "classifier": cls_stats, "seconds": round(time.time() - start)},
-    }
-    (MODELS / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+    build_model(args.work, args.models, train_images=args.train_images,
+                val_images=args.val_images, test_images=args.test_images, size=args.size,
+                imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
+                fraction=args.fraction, cls_epochs=args.cls_epochs, seed=args.seed,
+                cls_images=args.cls_images)
     log("evaluating")
-    from scorekeeper.vision.evaluate import eval_real, eval_synthetic, format_report
-    from scorekeeper.vision.reader import CardReader
-
-    reader = CardReader(MODELS)
-    metrics = {"held_out_deck": eval_synthetic(reader, test), "real_photos": eval_real(reader)}
-    (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
-    for name, s in metrics.items():
-        print(format_report(name, s))
+    evaluate_model(args.models, args.work / "test")
     log(f"done in {(time.time() - start) / 60:.1f} min")
     return 0
 
 
 if __name__ == "__main__":
-    np.seterr(all="ignore")
     raise SystemExit(main())
