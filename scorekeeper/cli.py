@@ -45,7 +45,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from scorekeeper.web.server import serve
 
-    serve(db=args.db, host=args.host, port=args.port, camera=args.camera)
+    serve(db=args.db, host=args.host, port=args.port, camera=args.camera, config=args.config)
     return 0
 
 
@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None, help="default: all interfaces")
     serve.add_argument("--port", type=int, default=None, help="default: 8000")
     serve.add_argument("--camera", default=None, help="camera source, e.g. replay:PATH or none")
+    serve.add_argument("--config", type=Path, default=None,
+                       help="TOML config (default: $SCOREKEEPER_CONFIG, "
+                            "else /etc/scorekeeper/config.toml if present)")
     serve.set_defaults(func=_cmd_serve)
 
     bench = sub.add_parser("bench", help="print speed figures")

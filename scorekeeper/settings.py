@@ -1,12 +1,23 @@
-"""Typed settings for the table server, read from `SCOREKEEPER_*` environment variables."""
+"""Typed settings for the table server.
+
+Values come from, lowest first: the defaults below, the config file (see
+`scorekeeper.config` and `deploy/config.example.toml`), `SCOREKEEPER_*` environment
+variables, then command-line flags. `Settings()` alone reads only defaults and the
+environment, which is what tests and the development server want.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Runtime = Literal["onnx", "ncnn", "torch"]
+RESOLUTION = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
 
 
 def default_data_dir() -> Path:
@@ -15,20 +26,63 @@ def default_data_dir() -> Path:
     return Path(base) / "scorekeeper"
 
 
-class Settings(BaseSettings):
-    """Everything `serve` needs; CLI flags override these, the environment fills the rest."""
+def default_model_dir() -> Path:
+    """`models/` beside the source tree: where `make model` writes; installs set it instead."""
+    return Path(__file__).resolve().parents[1] / "models"
 
-    model_config = SettingsConfigDict(env_prefix="SCOREKEEPER_", extra="ignore")
+
+class Settings(BaseSettings):
+    """Everything `serve` needs. Unknown names are refused, so a typo never plays a default."""
+
+    model_config = SettingsConfigDict(env_prefix="SCOREKEEPER_", extra="forbid")
 
     data_dir: Path = Field(default_factory=default_data_dir)
     db: Path | None = None
     host: str = "0.0.0.0"
     port: int = Field(default=8000, ge=0, le=65535)
     camera: str | None = None
+    camera_resolution: str | None = None
+    model_dir: Path = Field(default_factory=default_model_dir)
+    model_runtime: Runtime = "onnx"
+    calibration: Path | None = None
     admin_token: SecretStr | None = None
+    admin_token_file: Path | None = None
     keepalive_s: float = Field(default=15.0, gt=0)
+
+    @field_validator("camera_resolution")
+    @classmethod
+    def _resolution(cls, value: str | None) -> str | None:
+        """Normalise 'W x H' to 'WxH' here, so a bad size fails at start, not at capture."""
+        if value is None:
+            return None
+        m = RESOLUTION.fullmatch(value)
+        if m is None or int(m[1]) == 0 or int(m[2]) == 0:
+            raise ValueError(f"resolution must look like 1280x960, got {value!r}")
+        return f"{int(m[1])}x{int(m[2])}"
 
     @property
     def db_path(self) -> Path:
         """The database file: `--db` if given, else one in the data folder."""
         return self.db if self.db is not None else self.data_dir / "scorekeeper.db"
+
+    @property
+    def calibration_path(self) -> Path:
+        """The calibration JSON: as set, else `<data dir>/calibration/current.json`."""
+        if self.calibration is not None:
+            return self.calibration
+        return self.data_dir / "calibration" / "current.json"
+
+    @property
+    def admin_token_path(self) -> Path:
+        """Where the admin token is kept (made on first start): as set, else in the data dir."""
+        if self.admin_token_file is not None:
+            return self.admin_token_file
+        return self.data_dir / "admin_token"
+
+    @property
+    def camera_size(self) -> tuple[int, int] | None:
+        """`camera_resolution` as (width, height), or None for the camera's own default."""
+        if self.camera_resolution is None:
+            return None
+        width, _, height = self.camera_resolution.partition("x")
+        return int(width), int(height)

@@ -44,19 +44,24 @@ def _augment(x, gen):
 
 
 def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int = 128,
-          seed: int = 0, val: tuple[np.ndarray, np.ndarray] | None = None) -> dict:
+          seed: int = 0, val: tuple[np.ndarray, np.ndarray] | None = None,
+          init: Path | None = None, lr: float = 3e-3) -> dict:
+    """Train (or continue from `init` weights), save `out` (ONNX) and its weights (.pt)."""
     import torch
     from torch import nn
 
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    model = build_model().to(device)
+    model = build_model()
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    model = model.to(device)
     xt = torch.from_numpy(x[:, :, :, ::-1].copy()).permute(0, 3, 1, 2)  # BGR → RGB, NCHW u8
     yt = torch.from_numpy(y)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(xt) / batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     start = time.time()
     done = 0
@@ -87,7 +92,10 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
             row["val_acc"] = accuracy(model, *val)
         history.append(row)
         print(f"\n{row}", file=sys.stderr)
-    export_onnx(model.cpu().eval(), out)
+    model = model.cpu().eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), out.with_suffix(".pt"))
+    export_onnx(model, out)
     return {"history": history, "seconds": round(time.time() - start, 1), "samples": len(xt)}
 
 

@@ -14,8 +14,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host")
     parser.add_argument("--port", type=int)
     parser.add_argument("--camera")
+    parser.add_argument("--config", type=Path)
     args = parser.parse_args(argv)
-    serve(args.db, args.host, args.port, args.camera)
+    serve(args.db, args.host, args.port, args.camera, args.config)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from scorekeeper.camera import CameraSupervisor, camera_from_spec
+from scorekeeper.config import camera_options
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web import api, errors, pages, scan
@@ -23,7 +24,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     """
     settings = settings or Settings()
     store = GameStore(settings.db_path)
-    camera = CameraSupervisor(lambda: camera_from_spec(settings.camera))
+    camera = CameraSupervisor(lambda: camera_from_spec(settings.camera, camera_options(settings)))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -40,7 +41,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.state.store = store
     app.state.hub = Hub()
     app.state.camera = camera
-    app.state.vision = scan.Vision(getattr(settings, "model_dir", None))
+    app.state.vision = scan.Vision(settings.model_dir, settings.model_runtime)
     app.state.scans = scan.ScanImages()
     app.state.admin_token = token or resolve_token(settings)[0]
     errors.install(app)

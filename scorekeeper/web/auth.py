@@ -19,7 +19,6 @@ from fastapi.routing import APIRoute
 
 from scorekeeper.settings import Settings
 
-TOKEN_FILE = "admin_token"
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -33,19 +32,18 @@ def is_public(endpoint: Callable[..., Any]) -> bool:
     return getattr(endpoint, "__scorekeeper_public__", False) is True
 
 
-def load_or_create_token(data_dir: Path) -> tuple[str, bool]:
-    """The table's token from `data_dir`, made (owner-only, 0600) on first start.
+def load_or_create_token(path: Path) -> tuple[str, bool]:
+    """The table's token from its file, made (owner-only, 0600) on first start.
 
     Returns the token and whether it was just created.
     """
-    path = data_dir / TOKEN_FILE
     try:
         token = path.read_text().strip()
         if token:
             return token, False
     except FileNotFoundError:
         pass
-    data_dir.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     token = secrets.token_urlsafe(24)
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -63,7 +61,7 @@ def resolve_token(settings: Settings) -> tuple[str, bool]:
     """`SCOREKEEPER_ADMIN_TOKEN` if set, else the data folder's token; and whether it is new."""
     if settings.admin_token is not None and settings.admin_token.get_secret_value().strip():
         return settings.admin_token.get_secret_value().strip(), False
-    return load_or_create_token(settings.data_dir)
+    return load_or_create_token(settings.admin_token_path)
 
 
 def bearer(request: Request) -> str | None:

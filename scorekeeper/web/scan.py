@@ -47,8 +47,9 @@ class ScanImages:
 class Vision:
     """The card reader, loaded on first use (a server without a model still serves scores)."""
 
-    def __init__(self, models: Path | None = None) -> None:
+    def __init__(self, models: Path | None = None, runtime: str | None = None) -> None:
         self.models = models
+        self.runtime = runtime
         self._reader: Any = None
         self._lock = threading.Lock()
 
@@ -57,7 +58,7 @@ class Vision:
 
         with self._lock:
             if self._reader is None:
-                self._reader = CardReader(self.models or MODELS)
+                self._reader = CardReader(self.models or MODELS, self.runtime)
             return self._reader
 
 
@@ -68,12 +69,8 @@ def _error(status: int, message: str) -> JSONResponse:
 def _calibration(request: Request) -> Any:
     from scorekeeper.calibration.calibration import load_calibration
 
-    settings = request.app.state.settings
-    path = getattr(settings, "calibration_path", None)
-    if path is None:
-        path = settings.data_dir / "calibration" / "current.json"
     try:
-        return load_calibration(path)
+        return load_calibration(request.app.state.settings.calibration_path)
     except Exception:  # a broken calibration file must not stop scans: read frames as they are
         return None
 

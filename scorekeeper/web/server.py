@@ -12,9 +12,8 @@ from typing import Any, TextIO
 import qrcode
 import uvicorn
 
-from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
-from scorekeeper.web.auth import TOKEN_FILE, resolve_token
+from scorekeeper.web.auth import resolve_token
 from scorekeeper.web.hub import Hub
 
 ALL_INTERFACES = {"", "0.0.0.0", "::"}
@@ -97,12 +96,22 @@ def serve(
     host: str | None = None,
     port: int | None = None,
     camera: str | None = None,
+    config: Path | None = None,
 ) -> None:
-    """Run the server until interrupted; None means the environment's or default value."""
-    given: dict[str, Any] = {"db": db, "host": host, "port": port, "camera": camera}
-    settings = Settings(**{k: v for k, v in given.items() if v is not None})
+    """Run the server until interrupted; None means the config's, environment's or default.
+
+    A bad config file exits with status 2, which the systemd unit treats as "do not restart".
+    """
+    from scorekeeper.config import ConfigError, find_config, load_settings
+
+    try:
+        settings = load_settings(find_config(config), db=db, host=host, port=port,
+                                 camera=camera)
+    except ConfigError as exc:
+        print(f"scorekeeper: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     token, created = resolve_token(settings)
-    token_file = settings.data_dir / TOKEN_FILE
+    token_file = settings.admin_token_path
     if created:
         note = f"new, saved in {token_file}"
     elif settings.admin_token is not None and settings.admin_token.get_secret_value().strip():

