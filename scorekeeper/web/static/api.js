@@ -1,0 +1,119 @@
+// HTTP API client: bearer token from the admin link, JSON in and out, {"detail"} errors.
+
+const TOKEN_KEY = 'scorekeeper.token';
+
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export function getToken() {
+  try {
+    return localStorage.getItem(TOKEN_KEY) || '';
+  } catch {
+    return '';
+  }
+}
+
+export function setToken(token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* private mode: the token lives only as long as the page */
+  }
+}
+
+/**
+ * Read `#token=…` (and `#game=…`) from the address, keep the token, strip it from the URL.
+ * Returns the game id named in `?game=` or `#game=`, if any.
+ */
+export function absorbLocation() {
+  const url = new URL(location.href);
+  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
+  let game = url.searchParams.get('game');
+  if (hash.has('token')) {
+    setToken(hash.get('token'));
+    hash.delete('token');
+  }
+  if (hash.has('game')) {
+    game = game || hash.get('game');
+  }
+  const rest = hash.toString();
+  url.hash = rest ? `#${rest}` : '';
+  const clean = url.pathname + url.search + url.hash;
+  if (clean !== location.pathname + location.search + location.hash) {
+    history.replaceState(null, '', clean);
+  }
+  return game || null;
+}
+
+function describe(status, body) {
+  if (body && typeof body === 'object' && body.detail != null) {
+    const d = body.detail;
+    if (typeof d === 'string') return d;
+    if (Array.isArray(d)) {
+      // FastAPI validation errors: [{loc, msg}, …]
+      return d
+        .map((e) => {
+          if (typeof e === 'string') return e;
+          const loc = Array.isArray(e.loc) ? e.loc.filter((x) => x !== 'body').join('.') : '';
+          return loc ? `${loc}: ${e.msg}` : e.msg || JSON.stringify(e);
+        })
+        .join('; ');
+    }
+    return JSON.stringify(d);
+  }
+  if (status === 401 || status === 403) return 'Not allowed: open the admin link again.';
+  if (status === 404) return 'Not found.';
+  return `Server error (${status}).`;
+}
+
+export async function request(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError('Cannot reach the scorekeeper. Check the Wi-Fi and try again.', 0);
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!res.ok) throw new ApiError(describe(res.status, data), res.status);
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  session: () => request('GET', '/api/session'),
+  games: () => request('GET', '/api/games'),
+  game: (id) => request('GET', `/api/games/${enc(id)}`),
+  createGame: (body) => request('POST', '/api/games', body),
+  addHand: (id, body) => request('POST', `/api/games/${enc(id)}/hands`, body),
+  preview: (id, body) => request('POST', `/api/games/${enc(id)}/preview`, body),
+  correctHand: (id, n, body) => request('PUT', `/api/games/${enc(id)}/hands/${enc(n)}`, body),
+  undo: (id) => request('DELETE', `/api/games/${enc(id)}/hands/last`),
+  rename: (id, oldName, newName) =>
+    request('POST', `/api/games/${enc(id)}/rename`, { old: oldName, new: newName }),
+  settings: (id, settings) => request('PUT', `/api/games/${enc(id)}/settings`, { settings }),
+  eventsUrl: (id) => `/api/games/${enc(id)}/events`,
+  qrUrl: (url) => `/api/qr.svg?url=${enc(url)}`,
+};

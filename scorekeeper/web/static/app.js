@@ -1,0 +1,849 @@
+// Scorekeeper page: scoreboard, chart, history, live updates; hand entry for the admin.
+import { api, absorbLocation, getToken, setToken } from './api.js';
+import { chipRow, cardCode } from './cards.js';
+import { renderChart, playerColor } from './chart.js';
+import { openEntry } from './entry.js';
+import { ask, toast } from './ui.js';
+import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
+import {
+  VARIANTS, VARIANT_ORDER, variantLabel, defaultSettings, settingText, settingLabel,
+} from './variants.js';
+
+const state = {
+  admin: false,
+  sessionKnown: false,
+  games: [],
+  game: null,
+  gameId: null,
+  pinned: false, // true when the URL names the game; otherwise follow the newest game
+  es: null,
+  connected: true, // until the event stream says otherwise
+  reconnectTimer: null,
+  handInfoN: null,
+};
+
+// ---- session and games ---------------------------------------------------------------
+
+async function checkSession() {
+  const hadToken = !!getToken();
+  try {
+    const s = await api.session();
+    state.admin = !!s?.admin;
+    state.sessionKnown = true;
+    if (hadToken && !state.admin) {
+      setToken('');
+      toast('This admin link is not valid (any more). You are a viewer.', 'error');
+    }
+  } catch {
+    state.admin = false;
+  }
+  document.body.classList.toggle('is-admin', state.admin);
+  document.body.classList.toggle('is-viewer', !state.admin);
+  const badge = $('#role-badge');
+  badge.hidden = false;
+  badge.textContent = state.admin ? 'admin' : 'viewer';
+  badge.className = `badge ${state.admin ? 'badge-admin' : 'badge-viewer'}`;
+}
+
+async function loadGames() {
+  try {
+    const list = await api.games();
+    state.games = Array.isArray(list) ? list : list?.games || [];
+    return true;
+  } catch (e) {
+    if (!state.game) showEmpty(`Cannot load games: ${e.message}`);
+    return false;
+  }
+}
+
+function setUrlGame(id) {
+  const url = new URL(location.href);
+  if (id == null) url.searchParams.delete('game');
+  else url.searchParams.set('game', id);
+  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
+  hash.delete('game');
+  url.hash = hash.toString() ? `#${hash}` : '';
+  history.replaceState(null, '', url.pathname + url.search + url.hash);
+}
+
+async function openGame(id, { pin } = {}) {
+  if (pin !== undefined) {
+    state.pinned = pin;
+    setUrlGame(pin ? id : null);
+  }
+  const changedGame = String(id) !== String(state.gameId);
+  state.gameId = id;
+  if (changedGame) {
+    state.game = null;
+    state.handInfoN = null;
+  }
+  try {
+    const g = await api.game(id);
+    applyGame(g, { force: changedGame });
+  } catch (e) {
+    if (changedGame) showEmpty(`Cannot open game ${id}: ${e.message}`);
+    else toast(e.message, 'error');
+  }
+  if (changedGame || !state.es) connect(id);
+}
+
+function newestGameId() {
+  if (!state.games.length) return null;
+  return state.games[0].id;
+}
+
+async function refreshGame() {
+  if (state.gameId == null) return;
+  try {
+    applyGame(await api.game(state.gameId));
+  } catch {
+    /* the event stream will bring it */
+  }
+}
+
+/** Follow the newest game unless the URL pins one. */
+async function followNewest() {
+  if (!(await loadGames())) return;
+  if (state.pinned) return;
+  const newest = newestGameId();
+  if (newest == null) {
+    if (state.gameId == null) showEmpty();
+    return;
+  }
+  if (String(newest) !== String(state.gameId)) {
+    const hadGame = state.gameId != null;
+    await openGame(newest);
+    if (hadGame) toast(`New game: ${variantLabel(state.game?.variant)}`);
+  }
+}
+
+// ---- live updates --------------------------------------------------------------------
+
+function setConnected(ok) {
+  state.connected = ok;
+  $('#reconnecting').hidden = ok;
+  document.body.classList.toggle('offline', !ok);
+}
+
+function connect(id) {
+  clearTimeout(state.reconnectTimer);
+  if (state.es) state.es.close();
+  const es = new EventSource(api.eventsUrl(id));
+  state.es = es;
+  const onData = (ev) => {
+    if (state.es !== es) return;
+    setConnected(true);
+    let g;
+    try {
+      g = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (g && String(g.id ?? id) === String(state.gameId)) applyGame(g, { stream: true });
+  };
+  es.onmessage = onData;
+  es.addEventListener('game', onData);
+  es.onopen = () => {
+    if (state.es !== es) return;
+    const wasDown = !state.connected;
+    setConnected(true);
+    if (wasDown) {
+      if (!state.sessionKnown) checkSession().then(renderAll);
+      refreshGame();
+      followNewest();
+    }
+  };
+  es.onerror = () => {
+    if (state.es !== es) return;
+    setConnected(false);
+    if (es.readyState === EventSource.CLOSED) {
+      // The browser gave up (e.g. an HTTP error); keep trying ourselves.
+      state.reconnectTimer = setTimeout(() => {
+        if (state.es === es) connect(id);
+      }, 2000);
+    }
+  };
+}
+
+function applyGame(g, { stream = false, force = false } = {}) {
+  if (!g) return;
+  const cur = state.game;
+  // Responses to our own requests can arrive after a newer stream message: keep the newest.
+  if (!force && !stream && cur && g.seq != null && cur.seq != null && g.seq < cur.seq) return;
+  state.game = g;
+  renderAll();
+}
+
+// ---- rendering -----------------------------------------------------------------------
+
+function showEmpty(message) {
+  state.game = null;
+  for (const id of ['#scoreboard-panel', '#chart-panel', '#history-panel', '#gameover']) {
+    $(id).hidden = true;
+  }
+  const box = $('#empty');
+  box.hidden = false;
+  $('#game-title').textContent = 'No game';
+  const parts = [h('div', { class: 'empty-suits', 'aria-hidden': 'true' }, '♠ ♥ ♣ ♦')];
+  if (message) {
+    parts.push(h('p', { class: 'error' }, message));
+  } else if (state.admin) {
+    parts.push(h('h2', {}, 'No games yet'), h('p', { class: 'muted' }, 'Start one: pick the variant and the players.'),
+      h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'empty-new-game', onclick: () => openNewGame() }, '+ New game'));
+  } else {
+    parts.push(h('h2', {}, 'Waiting for a game'), h('p', { class: 'muted' }, 'The scores appear here as soon as the host starts a game.'));
+  }
+  fill(box, ...parts);
+  renderActions();
+}
+
+function leaders(g) {
+  if (Array.isArray(g.leader)) return g.leader;
+  if (g.leader && typeof g.leader === 'object') return [g.leader.name];
+  return g.leader ? [g.leader] : [];
+}
+
+function lastPoints(g, name) {
+  const last = (g.hands || [])[g.hands.length - 1];
+  const row = last?.result?.players?.find((r) => r.name === name);
+  return row ? row.points : null;
+}
+
+function playerSub(g, p) {
+  const bits = [];
+  if (p.eliminated) return [h('span', { class: 'tag tag-elim' }, 'OUT')];
+  if (g.variant === 'chicago' && p.knock_limit != null) {
+    bits.push(h('span', { class: 'sub-item', testid: 'knock-limit' },
+      p.knock_limit > 0 ? `knock ≤ ${p.knock_limit}` : 'can’t knock: rummy only'));
+  }
+  if (g.variant !== 'chicago' && p.to_target != null) {
+    bits.push(h('span', { class: 'sub-item', testid: 'to-target' },
+      p.to_target > 0 ? `needs ${p.to_target}` : 'target reached'));
+  }
+  if (p.hands_left != null) {
+    const left = p.hands_left;
+    bits.push(h('span', { class: 'sub-item', testid: 'hands-left' }, `${left} hand${left === 1 ? '' : 's'} left`));
+  }
+  return bits;
+}
+
+function renderScoreboard(g) {
+  const lead = leaders(g);
+  const over = !!g.game_over;
+  const rows = (g.players || []).map((p, i) => {
+    const isLeader = !p.eliminated && (over ? g.winner === p.name : lead.includes(p.name));
+    const lp = lastPoints(g, p.name);
+    return h(
+      'li',
+      {
+        class: `prow${isLeader ? ' leader' : ''}${p.eliminated ? ' out' : ''}`,
+        testid: `player-row-${i}`,
+        'data-name': p.name,
+        'data-leader': isLeader ? 'true' : 'false',
+        'data-eliminated': p.eliminated ? 'true' : 'false',
+      },
+      h('span', { class: 'pdot', style: `background:${playerColor(i)}`, 'aria-hidden': 'true' }),
+      h('div', { class: 'pmain' },
+        h('div', { class: 'pname' },
+          h('span', { testid: `player-name-${i}` }, p.name),
+          isLeader ? h('span', { class: 'crown', title: over ? 'Winner' : 'Leader', 'aria-label': over ? 'winner' : 'leader' }, over ? '♛' : '★') : null),
+        h('div', { class: 'psub' }, playerSub(g, p))),
+      h('div', { class: 'pscore' },
+        h('div', { class: 'ptotal', testid: `player-total-${i}` }, num(p.total)),
+        lp != null ? h('div', { class: `plast ${lp > 0 ? 'pos' : lp < 0 ? 'neg' : ''}` }, signed(lp)) : null),
+      state.admin
+        ? h('button', {
+          type: 'button',
+          class: 'icon-btn icon-btn-sm rename-btn',
+          testid: `rename-${i}`,
+          'aria-label': `Rename ${p.name}`,
+          onclick: () => renamePlayer(p.name),
+        }, '✎')
+        : null,
+    );
+  });
+  fill($('#scoreboard'), ...rows);
+  const n = (g.hands || []).length;
+  $('#hand-count').textContent = n === 0 ? 'no hands yet' : `${n} hand${n === 1 ? '' : 's'}`;
+  $('#scoreboard').classList.toggle('low-good', !!VARIANTS[g.variant]?.lowIsGood);
+}
+
+function renderGameOver(g) {
+  const box = $('#gameover');
+  if (!g.game_over) {
+    box.hidden = true;
+    fill(box);
+    return;
+  }
+  box.hidden = false;
+  const winner = g.winner;
+  const row = (g.players || []).find((p) => p.name === winner);
+  fill(box,
+    h('div', { class: 'go-label' }, 'Game over'),
+    h('div', { class: 'go-winner', testid: 'winner' }, winner ? `♛ ${winner} wins!` : 'A draw'),
+    row ? h('div', { class: 'go-detail' }, `${num(row.total)} points after ${(g.hands || []).length} hands`) : null,
+    state.admin
+      ? h('button', { type: 'button', class: 'btn btn-light', testid: 'gameover-new-game', onclick: () => openNewGame() }, 'Play again ›')
+      : null,
+  );
+}
+
+function handMarker(g, input) {
+  if (!input) return '';
+  if (input.rummy) return 'R';
+  if (input.knocked) return 'K';
+  if (input.went_out) return '★';
+  return '';
+}
+
+function renderHistory(g) {
+  const hands = g.hands || [];
+  const box = $('#history');
+  $('#undo-btn').hidden = !state.admin || hands.length === 0;
+  if (!hands.length) {
+    fill(box, h('p', { class: 'muted center', testid: 'history-empty' },
+      state.admin ? 'Tap “+ Hand 1” below to enter the first hand.' : 'No hands played yet.'));
+    return;
+  }
+  const names = (g.players || []).map((p) => p.name);
+  const head = h('tr', {},
+    h('th', { class: 'hn' }, '#'),
+    names.map((name, i) => h('th', { class: 'num' },
+      h('span', { class: 'th-dot', style: `background:${playerColor(i)}` }), name)));
+  const body = [...hands].reverse().map((hand) => {
+    const res = hand.result?.players || [];
+    const inputs = hand.players || [];
+    return h(
+      'tr',
+      {
+        class: 'hrow',
+        testid: `hand-row-${hand.n}`,
+        tabindex: '0',
+        role: 'button',
+        'aria-label': `Hand ${hand.n} details`,
+        onclick: () => openHandInfo(hand.n),
+        onkeydown: (ev) => {
+          if (ev.key === 'Enter' || ev.key === ' ') {
+            ev.preventDefault();
+            openHandInfo(hand.n);
+          }
+        },
+      },
+      h('td', { class: 'hn' }, String(hand.n)),
+      names.map((name, i) => {
+        const r = res.find((x) => x.name === name);
+        const inp = inputs.find((x) => x.name === name);
+        if (!r) return h('td', { class: 'num muted', testid: `hand-${hand.n}-points-${i}` }, '·');
+        const mark = handMarker(g, inp);
+        return h('td', { class: `num${r.eliminated ? ' elim' : ''}`, testid: `hand-${hand.n}-points-${i}` },
+          h('div', { class: 'hp' }, mark ? h('span', { class: 'hmark', title: mark === 'K' ? 'knocked' : mark === 'R' ? 'rummy' : 'went out' }, mark) : null, signed(r.points)),
+          h('div', { class: 'ht' }, num(r.total)));
+      }),
+    );
+  });
+  fill(box,
+    h('div', { class: 'table-scroll' }, h('table', { class: 'htable', testid: 'history-table' }, h('thead', {}, head), h('tbody', {}, body))),
+    h('p', { class: 'muted small legend-note' }, 'K knocked · R rummy · ★ went out. Tap a hand for its cards.'),
+  );
+}
+
+function renderActions() {
+  const g = state.game;
+  const primary = $('#primary-btn');
+  primary.hidden = !state.admin;
+  if (!g || g.game_over) {
+    primary.textContent = '+ New game';
+    primary.dataset.action = 'new';
+  } else {
+    primary.textContent = `+ Hand ${(g.hands || []).length + 1}`;
+    primary.dataset.action = 'hand';
+  }
+}
+
+function renderTitle(g) {
+  $('#game-title').textContent = variantLabel(g.variant);
+  document.title = `${variantLabel(g.variant)} – Scorekeeper`;
+}
+
+function renderAll() {
+  const g = state.game;
+  renderActions();
+  if (!g) return;
+  $('#empty').hidden = true;
+  $('#scoreboard-panel').hidden = false;
+  $('#chart-panel').hidden = false;
+  $('#history-panel').hidden = false;
+  renderTitle(g);
+  renderGameOver(g);
+  renderScoreboard(g);
+  fill($('#chart'), renderChart(g));
+  renderHistory(g);
+  if (state.handInfoN != null && $('#handinfo').open) renderHandInfo();
+  document.body.dataset.seq = g.seq ?? '';
+  document.body.dataset.hands = String((g.hands || []).length);
+}
+
+// ---- hand details, correction, undo ----------------------------------------------------
+
+function openHandInfo(n) {
+  state.handInfoN = n;
+  renderHandInfo();
+  openDialog($('#handinfo'));
+}
+
+function renderHandInfo() {
+  const g = state.game;
+  const dlg = $('#handinfo');
+  const hand = (g?.hands || []).find((x) => x.n === state.handInfoN);
+  if (!hand) {
+    closeDialog(dlg);
+    return;
+  }
+  const res = hand.result || {};
+  const isLast = hand.n === (g.hands || []).length;
+  const rows = (res.players || []).map((r) => {
+    const inp = (hand.players || []).find((x) => x.name === r.name) || {};
+    const tags = [];
+    if (inp.knocked) tags.push(h('span', { class: 'tag tag-knock' }, 'knocked'));
+    if (inp.rummy) tags.push(h('span', { class: 'tag tag-rummy' }, 'rummy'));
+    if (inp.went_out) tags.push(h('span', { class: 'tag tag-out' }, 'went out'));
+    if (r.eliminated) tags.push(h('span', { class: 'tag tag-elim' }, 'out of the game'));
+    const lines = [];
+    const melds = (r.melds?.length ? r.melds : inp.melds) || [];
+    if (melds.length) {
+      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, 'melds'),
+        h('span', { class: 'hi-melds' }, melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || [])))));
+    }
+    const left = g.variant === 'chicago' ? r.unmelded || inp.hand : inp.hand;
+    if (left?.length) {
+      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, g.variant === 'chicago' ? 'deadwood' : 'in hand'), chipRow(left.map(cardCode))));
+    }
+    if (r.dropped) {
+      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, 'not counted'), chipRow([r.dropped])));
+    }
+    if (!lines.length) lines.push(h('div', { class: 'hi-line muted small' }, 'no cards'));
+    return h('li', { class: 'hi-player' },
+      h('div', { class: 'hi-top' },
+        h('strong', {}, r.name), ...tags,
+        h('span', { class: 'hi-pts' }, signed(r.points), h('span', { class: 'muted' }, ` → ${num(r.total)}`))),
+      ...lines);
+  });
+  const k = res.knock;
+  fill(dlg.querySelector('#handinfo-body'),
+    h('header', { class: 'sheet-head' },
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'handinfo-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', {}, `Hand ${hand.n}`), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
+    h('div', { class: 'sheet-scroll' },
+      k ? h('p', { class: `knock ${k.legal !== false ? 'legal' : 'illegal'}` },
+        h('strong', {}, k.legal !== false ? '✓ Legal knock' : '✗ Knock over the limit'),
+        ` — ${k.player}: deadwood ${num(k.deadwood)}, limit ${num(k.limit)}`) : null,
+      h('ul', { class: 'hi-list' }, rows),
+      res.game_over ? h('p', { class: 'pv-over' }, res.winner ? `♛ ${res.winner} won the game` : 'Game over: a draw') : null),
+    state.admin
+      ? h('div', { class: 'sheet-foot' },
+        isLast ? h('button', { type: 'button', class: 'btn btn-danger-ghost', testid: 'handinfo-undo', onclick: () => undoLast() }, '↶ Undo') : null,
+        h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'correct-hand', onclick: () => { closeDialog(dlg); startCorrection(hand.n); } }, `✎ Correct hand ${hand.n}`))
+      : null,
+  );
+}
+
+function startCorrection(n) {
+  if (!state.game) return;
+  openEntry({
+    game: state.game,
+    n,
+    onSaved: () => {
+      toast(`Hand ${n} corrected`);
+      refreshGame();
+    },
+  });
+}
+
+function startHand() {
+  if (!state.game) return;
+  openEntry({
+    game: state.game,
+    onSaved: (result) => {
+      let msg = result?.n ? `Hand ${result.n} saved` : 'Hand saved';
+      if (result?.game_over) msg = result.winner ? `Game over: ${result.winner} wins!` : 'Game over: a draw';
+      toast(msg);
+      refreshGame();
+    },
+  });
+}
+
+async function undoLast() {
+  const g = state.game;
+  if (!g || !(g.hands || []).length) return;
+  const n = g.hands.length;
+  const ok = await ask({
+    title: `Undo hand ${n}?`,
+    text: 'Its scores are removed from every total.',
+    okLabel: 'Undo hand',
+    danger: true,
+    validate: () => api.undo(g.id),
+  });
+  if (!ok) return;
+  closeDialog($('#handinfo'));
+  toast(`Hand ${n} removed`);
+  refreshGame();
+}
+
+async function renamePlayer(oldName) {
+  const g = state.game;
+  const name = await ask({
+    title: `Rename ${oldName}`,
+    okLabel: 'Rename',
+    input: oldName,
+    validate: async (value) => {
+      if (!value) throw new Error('Type a name.');
+      if (value === oldName) return;
+      await api.rename(g.id, oldName, value);
+    },
+  });
+  if (name && name !== oldName) {
+    toast(`${oldName} is now ${name}`);
+    refreshGame();
+  }
+}
+
+// ---- settings fields (new game and game settings) -----------------------------------
+
+function settingsFields(variant, values, { disabled = false } = {}) {
+  const defs = VARIANTS[variant]?.settings || [];
+  const getters = [];
+  const fields = defs.map((d) => {
+    const id = `set-${d.key}`;
+    const cur = values[d.key] !== undefined ? values[d.key] : d.options ? d.options[0][0] : d.default;
+    let control;
+    if (d.options) {
+      control = h('select', { id, class: 'input', testid: `setting-${d.key}`, disabled },
+        d.options.map(([v, label], i) => h('option', { value: String(i), selected: String(v) === String(cur) }, label)));
+      getters.push(() => [d.key, d.options[Number(control.value)][0]]);
+    } else {
+      control = h('input', {
+        id,
+        class: 'input',
+        type: 'number',
+        inputmode: 'numeric',
+        min: d.min,
+        step: 1,
+        placeholder: d.placeholder || '',
+        value: cur == null ? '' : String(cur),
+        testid: `setting-${d.key}`,
+        disabled,
+      });
+      getters.push(() => {
+        const raw = control.value.trim();
+        if (raw === '') return [d.key, d.default ?? null];
+        return [d.key, Number(raw)];
+      });
+    }
+    return h('label', { class: 'field', for: id }, h('span', { class: 'field-label' }, d.label), control);
+  });
+  const read = () => Object.fromEntries(getters.map((g) => g()));
+  return { el: h('div', { class: 'fields' }, fields), read };
+}
+
+// ---- new game -----------------------------------------------------------------------
+
+function openNewGame() {
+  if (!state.admin) return;
+  closeDialog($('#menu'));
+  const dlg = $('#newgame');
+  const form = $('#newgame-form');
+  const prev = state.game;
+  const ng = {
+    variant: prev?.variant || 'chicago',
+    names: prev ? prev.players.map((p) => p.name) : ['', ''],
+  };
+  let settingsUi = null;
+  const els = {
+    variants: h('div', { class: 'variant-grid', role: 'radiogroup', 'aria-label': 'Variant' }),
+    players: h('div', { class: 'player-rows' }),
+    settings: h('div', {}),
+    error: h('p', { class: 'error error-box', testid: 'newgame-error', role: 'alert', hidden: true }),
+  };
+
+  const renderVariants = () => {
+    fill(els.variants, ...VARIANT_ORDER.map((v) => h('button', {
+      type: 'button',
+      role: 'radio',
+      'aria-checked': ng.variant === v ? 'true' : 'false',
+      class: `variant${ng.variant === v ? ' active' : ''}`,
+      testid: `variant-${v}`,
+      onclick: () => {
+        ng.variant = v;
+        renderVariants();
+        renderSettings();
+      },
+    }, h('strong', {}, VARIANTS[v].label), h('span', {}, VARIANTS[v].blurb))));
+  };
+  const syncNames = () => {
+    ng.names = [...els.players.querySelectorAll('input')].map((i) => i.value);
+  };
+  const renderPlayers = (focusLast = false) => {
+    const rows = ng.names.map((name, i) => h('div', { class: 'player-row' },
+      h('span', { class: 'pdot', style: `background:${playerColor(i)}` }),
+      h('input', {
+        class: 'input',
+        value: name,
+        placeholder: `Player ${i + 1}`,
+        autocomplete: 'off',
+        autocapitalize: 'words',
+        enterkeyhint: 'next',
+        maxlength: 40,
+        testid: `player-input-${i}`,
+        'aria-label': `Player ${i + 1} name`,
+        oninput: syncNames,
+      }),
+      h('button', {
+        type: 'button',
+        class: 'icon-btn icon-btn-sm',
+        testid: `player-remove-${i}`,
+        'aria-label': `Remove player ${i + 1}`,
+        disabled: ng.names.length <= 2,
+        onclick: () => {
+          syncNames();
+          ng.names.splice(i, 1);
+          renderPlayers();
+        },
+      }, '✕')));
+    const max = VARIANTS[ng.variant]?.maxPlayers || 8;
+    rows.push(h('button', {
+      type: 'button',
+      class: 'btn btn-ghost btn-block',
+      testid: 'add-player',
+      disabled: ng.names.length >= 8,
+      onclick: () => {
+        syncNames();
+        ng.names.push('');
+        renderPlayers(true);
+      },
+    }, '+ Add player'));
+    rows.push(h('p', { class: 'muted small' }, `${VARIANTS[ng.variant]?.label}: ${VARIANTS[ng.variant]?.minPlayers}–${max} players.`));
+    fill(els.players, ...rows);
+    if (focusLast) els.players.querySelectorAll('input')[ng.names.length - 1]?.focus();
+  };
+  const renderSettings = () => {
+    const keep = ng.variant === prev?.variant ? prev.settings || {} : defaultSettings(ng.variant);
+    settingsUi = settingsFields(ng.variant, keep);
+    fill(els.settings, settingsUi.el);
+    renderPlayers();
+  };
+
+  const create = async () => {
+    syncNames();
+    const players = ng.names.map((n) => n.trim()).filter(Boolean);
+    const showErr = (msg) => {
+      els.error.textContent = msg;
+      els.error.hidden = !msg;
+      if (msg) els.error.scrollIntoView({ block: 'nearest' });
+    };
+    if (players.length < 2) return showErr('Enter at least two player names.');
+    if (new Set(players.map((p) => p.toLowerCase())).size !== players.length) {
+      return showErr('Every player needs a different name.');
+    }
+    showErr('');
+    createBtn.disabled = true;
+    createBtn.textContent = 'Creating…';
+    try {
+      const game = await api.createGame({ variant: ng.variant, players, settings: settingsUi.read() });
+      dlg.close('created');
+      await loadGames();
+      await openGame(game.id, { pin: false });
+      toast(`${variantLabel(ng.variant)} started`);
+    } catch (e) {
+      showErr(e.message);
+    } finally {
+      createBtn.disabled = false;
+      createBtn.textContent = 'Start game';
+    }
+    return undefined;
+  };
+  const createBtn = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: create }, 'Start game');
+
+  fill(form,
+    h('header', { class: 'sheet-head' },
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'newgame-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', {}, 'New game'))),
+    h('div', { class: 'sheet-scroll' },
+      h('h3', { class: 'section-label' }, 'Game'), els.variants,
+      h('h3', { class: 'section-label' }, 'Players'), els.players,
+      h('h3', { class: 'section-label' }, 'Rules'), els.settings,
+      els.error),
+    h('div', { class: 'sheet-foot' }, createBtn),
+  );
+  renderVariants();
+  renderSettings();
+  openDialog(dlg);
+}
+
+// ---- game settings ------------------------------------------------------------------
+
+function openSettings() {
+  const g = state.game;
+  if (!g) return;
+  closeDialog($('#menu'));
+  const dlg = $('#settings');
+  const ui = settingsFields(g.variant, g.settings || {}, { disabled: !state.admin });
+  const err = h('p', { class: 'error error-box', testid: 'settings-error', role: 'alert', hidden: true });
+  const saveBtn = h('button', {
+    type: 'button',
+    class: 'btn btn-primary btn-grow',
+    testid: 'settings-save',
+    onclick: async () => {
+      saveBtn.disabled = true;
+      try {
+        await api.settings(g.id, ui.read());
+        dlg.close('saved');
+        toast('Rules updated');
+        refreshGame();
+      } catch (e) {
+        err.textContent = e.message;
+        err.hidden = false;
+      } finally {
+        saveBtn.disabled = false;
+      }
+    },
+  }, 'Save rules');
+  fill($('#settings-form'),
+    h('header', { class: 'sheet-head' },
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'settings-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', {}, 'Rules'), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
+    h('div', { class: 'sheet-scroll' }, ui.el, err),
+    state.admin ? h('div', { class: 'sheet-foot' }, saveBtn) : null,
+  );
+  openDialog(dlg);
+}
+
+// ---- games menu ---------------------------------------------------------------------
+
+async function openMenu() {
+  const dlg = $('#menu');
+  const body = $('#menu-body');
+  const render = () => {
+    const items = state.games.map((g) => {
+      const current = String(g.id) === String(state.gameId);
+      const totals = (g.players || []).map((p) => `${p.name} ${num(p.total)}`).join(' · ');
+      return h('li', {},
+        h('button', {
+          type: 'button',
+          class: `game-item${current ? ' current' : ''}`,
+          testid: `game-item-${g.id}`,
+          onclick: async () => {
+            dlg.close();
+            await openGame(g.id, { pin: String(g.id) !== String(newestGameId()) });
+          },
+        },
+        h('div', { class: 'gi-top' },
+          h('strong', {}, variantLabel(g.variant)),
+          h('span', { class: `tag ${g.game_over ? 'tag-done' : 'tag-live'}` }, g.game_over ? (g.winner ? `${g.winner} won` : 'over') : 'in play')),
+        h('div', { class: 'gi-players' }, totals),
+        h('div', { class: 'muted small' }, timeAgo(g.created_at))));
+    });
+    fill(body,
+      h('header', { class: 'sheet-head' },
+        h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'menu-close' }, '✕'),
+        h('div', { class: 'sheet-title' }, h('h2', {}, 'Games'))),
+      h('div', { class: 'sheet-scroll' },
+        state.admin ? h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'menu-new-game', onclick: () => openNewGame() }, '+ New game') : null,
+        state.game ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-settings', onclick: openSettings }, state.admin ? '⚙ Rules of this game' : 'Rules of this game') : null,
+        items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, 'No games yet.'),
+        h('p', { class: 'muted small center role-note' }, state.admin
+          ? 'This phone can enter scores (admin link).'
+          : 'Viewer: open the admin link on this phone to enter scores.')),
+    );
+  };
+  render();
+  openDialog(dlg);
+  if (await loadGames()) render();
+}
+
+// ---- share ------------------------------------------------------------------------------
+
+function shareUrl() {
+  const url = new URL(location.href);
+  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
+  hash.delete('token');
+  url.hash = hash.toString() ? `#${hash}` : '';
+  return url.toString();
+}
+
+function openShare() {
+  const url = shareUrl();
+  $('#share-qr').src = api.qrUrl(url);
+  $('#share-url').textContent = url;
+  openDialog($('#share'));
+}
+
+async function copyShare() {
+  const url = shareUrl();
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    // Plain-http LAN pages have no clipboard API: fall back to a selected textarea.
+    const ta = h('textarea', { style: 'position:fixed;opacity:0' }, url);
+    $('#share').append(ta);
+    ta.select();
+    document.execCommand('copy');
+    ta.remove();
+  }
+  toast('Link copied');
+}
+
+// ---- start --------------------------------------------------------------------------
+
+function wire() {
+  $('#menu-btn').addEventListener('click', openMenu);
+  $('#games-btn').addEventListener('click', openMenu);
+  $('#share-btn').addEventListener('click', openShare);
+  $('#share-copy').addEventListener('click', copyShare);
+  $('#undo-btn').addEventListener('click', undoLast);
+  $('#primary-btn').addEventListener('click', () => {
+    if ($('#primary-btn').dataset.action === 'hand') startHand();
+    else openNewGame();
+  });
+  $('#toast').addEventListener('click', () => {
+    $('#toast').hidden = true;
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) {
+      refreshGame();
+      followNewest();
+    }
+  });
+  schedulePoll();
+}
+
+/**
+ * Phones follow the newest game. A game's own changes come through its event stream; a
+ * new game is found by asking for the list: often while there is nothing to watch or the
+ * game is over (a new one is likely), rarely during play.
+ */
+function schedulePoll() {
+  const idle = !state.game || state.game.game_over;
+  setTimeout(async () => {
+    if (!document.hidden && !state.pinned) await followNewest();
+    schedulePoll();
+  }, idle ? 3000 : 15000);
+}
+
+async function init() {
+  const wanted = absorbLocation();
+  wire();
+  await checkSession();
+  await loadGames();
+  if (wanted != null) {
+    state.pinned = true;
+    setUrlGame(wanted);
+    await openGame(wanted);
+  } else if (newestGameId() != null) {
+    await openGame(newestGameId());
+  } else {
+    showEmpty();
+  }
+  document.body.classList.add('ready');
+}
+
+init();

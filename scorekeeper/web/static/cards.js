@@ -1,0 +1,89 @@
+// Card codes: rank A 2 … 10 J Q K + suit C D H S ("10H", "AS"); joker "JK".
+import { h } from './util.js';
+
+export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
+export const SUITS = ['S', 'H', 'D', 'C'];
+export const SUIT_SYMBOL = { C: '♣', D: '♦', H: '♥', S: '♠' };
+export const SUIT_NAME = { C: 'Clubs', D: 'Diamonds', H: 'Hearts', S: 'Spades' };
+export const JOKER = 'JK';
+
+/** Accept a card as a string or as a server object ({card}, {code}, {rank, suit}). */
+export function cardCode(card) {
+  if (typeof card === 'string') return card;
+  if (card && typeof card === 'object') {
+    if (typeof card.card === 'string') return card.card;
+    if (typeof card.code === 'string') return card.code;
+    if (card.rank && card.suit) return `${card.rank}${card.suit}`;
+  }
+  return String(card);
+}
+
+export function parseCard(code) {
+  code = cardCode(code);
+  if (code === JOKER) return { rank: JOKER, suit: null };
+  return { rank: code.slice(0, -1), suit: code.slice(-1) };
+}
+
+export function cardLabel(code) {
+  code = cardCode(code);
+  if (code === JOKER) return 'JK';
+  const { rank, suit } = parseCard(code);
+  return `${rank}${SUIT_SYMBOL[suit] || suit}`;
+}
+
+export function suitClass(code) {
+  const { suit } = parseCard(code);
+  if (!suit) return 'joker';
+  return suit === 'H' || suit === 'D' ? 'red' : 'black';
+}
+
+const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
+
+/** Sort for display: by suit (♠ ♥ ♣ ♦), then rank; jokers last. Does not mutate. */
+export function sortCards(cards) {
+  return [...cards].sort((a, b) => {
+    const pa = parseCard(a);
+    const pb = parseCard(b);
+    const sa = pa.suit == null ? 9 : SUIT_ORDER[pa.suit];
+    const sb = pb.suit == null ? 9 : SUIT_ORDER[pb.suit];
+    if (sa !== sb) return sa - sb;
+    return RANKS.indexOf(pa.rank) - RANKS.indexOf(pb.rank);
+  });
+}
+
+/** How many copies of each card a hand may hold, and whether jokers exist. */
+export function deckRules(variant, settings = {}) {
+  if (variant === 'chicago') return { copies: 2, jokers: 0 };
+  if (variant === 'rummy500') {
+    const decks = Number(settings.decks ?? 1) || 1;
+    const jokers = Number(settings.jokers ?? 2);
+    return { copies: decks, jokers: jokers * decks };
+  }
+  return { copies: 1, jokers: 0 };
+}
+
+/** A card chip; pass onclick to make it a removable button. */
+export function chip(code, { onclick, testid, small, title } = {}) {
+  code = cardCode(code);
+  const cls = `chip ${suitClass(code)}${small ? ' chip-sm' : ''}`;
+  if (onclick) {
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: `${cls} chip-remove`,
+        testid: testid || `chip-${code}`,
+        'aria-label': `Remove ${code}`,
+        title: title || 'Tap to remove',
+        onclick,
+      },
+      cardLabel(code),
+    );
+  }
+  return h('span', { class: cls, testid, title }, cardLabel(code));
+}
+
+export function chipRow(cards, opts = {}) {
+  const list = opts.sort === false ? cards : sortCards((cards || []).map(cardCode));
+  return h('span', { class: 'chips' }, list.map((c) => chip(c, { small: true, ...opts.chip })));
+}

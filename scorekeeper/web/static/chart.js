@@ -1,0 +1,146 @@
+// Line chart of every player's total after each hand, drawn as inline SVG.
+import { h, s, num } from './util.js';
+
+export const PALETTE = [
+  '#e4572e',
+  '#2e86ab',
+  '#e0a100',
+  '#7b4fa8',
+  '#2a9d3a',
+  '#d81b72',
+  '#00a3a3',
+  '#8d6e63',
+];
+
+export function playerColor(i) {
+  return PALETTE[i % PALETTE.length];
+}
+
+/** Totals after each hand, per player (index 0 = before the first hand). */
+export function totalsSeries(game) {
+  const names = (game.players || []).map((p) => p.name);
+  const series = names.map(() => [0]);
+  for (const hand of game.hands || []) {
+    const rows = hand.result?.players || [];
+    names.forEach((name, i) => {
+      const row = rows.find((r) => r.name === name);
+      const prev = series[i][series[i].length - 1];
+      series[i].push(row && typeof row.total === 'number' ? row.total : prev);
+    });
+  }
+  return series;
+}
+
+function niceStep(range, target) {
+  const raw = range / Math.max(1, target);
+  const mag = 10 ** Math.floor(Math.log10(raw || 1));
+  for (const m of [1, 2, 2.5, 5, 10]) {
+    if (raw <= m * mag) return m * mag;
+  }
+  return 10 * mag;
+}
+
+function referenceLine(game) {
+  const st = game.settings || {};
+  if (game.variant === 'chicago') {
+    return { value: Number(st.elimination_total ?? 100), label: 'out' };
+  }
+  if (game.variant === 'rummy' && st.hands) return null;
+  const defaults = { rummy: 150, rummy10: 100, rummy500: 500 };
+  const t = Number(st.target ?? defaults[game.variant]);
+  return Number.isFinite(t) ? { value: t, label: 'target' } : null;
+}
+
+export function renderChart(game) {
+  const series = totalsSeries(game);
+  const names = (game.players || []).map((p) => p.name);
+  const n = (game.hands || []).length;
+  const W = 360;
+  const H = 210;
+  const m = { l: 38, r: 14, t: 12, b: 26 };
+  const iw = W - m.l - m.r;
+  const ih = H - m.t - m.b;
+
+  const ref = referenceLine(game);
+  const all = series.flat();
+  let lo = Math.min(0, ...all);
+  let hi = Math.max(10, ...all);
+  if (ref) hi = Math.max(hi, ref.value);
+  if (ref && ref.value < lo) lo = ref.value;
+  const step = niceStep(hi - lo, 5);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  if (hi === lo) hi = lo + step;
+
+  const xs = (i) => m.l + (n === 0 ? 0 : (i / n) * iw);
+  const ys = (v) => m.t + ih - ((v - lo) / (hi - lo)) * ih;
+
+  const svg = s('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    class: 'chart-svg',
+    role: 'img',
+    'aria-label': 'Totals after each hand',
+    testid: 'chart-svg',
+  });
+
+  // Grid and y labels.
+  for (let v = lo; v <= hi + 1e-9; v += step) {
+    const y = ys(v);
+    svg.append(
+      s('line', { x1: m.l, x2: W - m.r, y1: y, y2: y, class: v === 0 ? 'grid zero' : 'grid' }),
+      s('text', { x: m.l - 6, y: y + 4, class: 'axis', 'text-anchor': 'end' }, num(Math.round(v))),
+    );
+  }
+  // X labels: hand numbers, thinned out when there are many.
+  const every = Math.max(1, Math.ceil(n / 8));
+  for (let i = 0; i <= n; i += every) {
+    svg.append(s('text', { x: xs(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, String(i)));
+  }
+  if (n > 0 && n % every !== 0) {
+    svg.append(s('text', { x: xs(n), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, String(n)));
+  }
+
+  if (ref) {
+    const y = ys(ref.value);
+    svg.append(
+      s('line', { x1: m.l, x2: W - m.r, y1: y, y2: y, class: 'refline' }),
+      s('text', { x: m.l + 4, y: y - 4, class: 'reflabel', 'text-anchor': 'start' },
+        `${ref.label} ${ref.value}`),
+    );
+  }
+
+  series.forEach((pts, i) => {
+    const color = playerColor(i);
+    const d = pts.map((v, j) => `${j === 0 ? 'M' : 'L'}${xs(j).toFixed(1)},${ys(v).toFixed(1)}`).join(' ');
+    const eliminated = game.players[i]?.eliminated;
+    svg.append(
+      s('path', {
+        d,
+        class: `line${eliminated ? ' out' : ''}`,
+        stroke: color,
+        testid: `chart-line-${i}`,
+        'data-player': names[i],
+      }),
+    );
+    const last = pts.length - 1;
+    svg.append(s('circle', { cx: xs(last), cy: ys(pts[last]), r: 4, fill: color, class: 'dot' }));
+  });
+
+  if (n === 0) {
+    svg.append(
+      s('text', { x: m.l + iw / 2, y: m.t + ih / 2, class: 'chart-empty', 'text-anchor': 'middle' },
+        'No hands yet'),
+    );
+  }
+
+  const legend = h(
+    'ul',
+    { class: 'legend' },
+    names.map((name, i) =>
+      h('li', { class: game.players[i]?.eliminated ? 'out' : '' },
+        h('span', { class: 'swatch', style: `background:${playerColor(i)}` }),
+        name),
+    ),
+  );
+  return h('div', {}, svg, legend);
+}

@@ -1,0 +1,603 @@
+// Hand entry and correction: a card picker per player, end-of-hand toggles,
+// a live preview from /preview, Save (POST) or Save correction (PUT).
+import { api } from './api.js';
+import {
+  RANKS, SUITS, SUIT_SYMBOL, SUIT_NAME, JOKER,
+  cardCode, chip, chipRow, deckRules, sortCards,
+} from './cards.js';
+import { ask } from './ui.js';
+import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
+import { variantLabel } from './variants.js';
+
+/** Which end-of-hand toggles each variant shows. */
+const TOGGLES = {
+  chicago: [
+    ['knocked', 'Knocked'],
+    ['rummy', 'Rummy'],
+  ],
+  rummy: [
+    ['went_out', 'Went out'],
+    ['rummy', 'Rummy ×2'],
+  ],
+  rummy10: [
+    ['went_out', 'Went out'],
+    ['rummy', 'Rummy ×2'],
+  ],
+  rummy500: [],
+};
+
+let st = null; // the open form's state
+
+function blankPlayer(name) {
+  return { name, hand: [], melds: [], knocked: false, rummy: false, went_out: false };
+}
+
+function fromInput(p) {
+  // A stored lay-off ({cards, on}) keeps its `on` as a property of the card list,
+  // so a correction sends it back unchanged.
+  const melds = (p.melds || []).map((m) => {
+    if (Array.isArray(m)) return m.map(cardCode);
+    const cards = (m?.cards || []).map(cardCode);
+    if (m?.on?.length) cards.on = m.on.map(cardCode);
+    return cards;
+  });
+  return {
+    name: p.name,
+    hand: (p.hand || []).map(cardCode),
+    melds,
+    knocked: !!p.knocked,
+    rummy: !!p.rummy,
+    went_out: !!p.went_out,
+  };
+}
+
+function requestBody() {
+  return {
+    players: st.players.map((p) => ({
+      name: p.name,
+      hand: [...p.hand],
+      melds: p.melds
+        .filter((m) => m.length > 0)
+        .map((m) => (m.on ? { cards: [...m], on: [...m.on] } : [...m])),
+      knocked: p.knocked,
+      went_out: p.went_out,
+      rummy: p.rummy,
+    })),
+  };
+}
+
+function usedCounts() {
+  const counts = new Map();
+  for (const p of st.players) {
+    for (const c of [...p.hand, ...p.melds.flat()]) counts.set(c, (counts.get(c) || 0) + 1);
+  }
+  return counts;
+}
+
+function hasInput() {
+  return st.players.some(
+    (p) => p.hand.length || p.melds.some((m) => m.length) || p.knocked || p.rummy || p.went_out,
+  );
+}
+
+function changed() {
+  st.dirty = true;
+  st.error = null;
+  renderAll();
+  schedulePreview();
+}
+
+// ---- actions --------------------------------------------------------------------------
+
+function zoneCards(p) {
+  return st.zone === 'hand' ? p.hand : p.melds[st.zone];
+}
+
+function addCard(code) {
+  const p = st.players[st.active];
+  const { copies, jokers } = deckRules(st.variant, st.settings);
+  const used = usedCounts().get(code) || 0;
+  if (used >= (code === JOKER ? jokers : copies)) return;
+  if (st.zone !== 'hand' && !p.melds[st.zone]) st.zone = 'hand';
+  zoneCards(p).push(code);
+  changed();
+}
+
+function removeCard(zone, code) {
+  const p = st.players[st.active];
+  const list = zone === 'hand' ? p.hand : p.melds[zone];
+  const i = list.lastIndexOf(code);
+  if (i >= 0) list.splice(i, 1);
+  changed();
+}
+
+function toggle(key) {
+  const p = st.players[st.active];
+  const on = !p[key];
+  if (st.variant === 'chicago') {
+    // Exactly one player ends the hand: by knocking or by going rummy.
+    for (const q of st.players) {
+      q.knocked = false;
+      q.rummy = false;
+    }
+    p[key] = on;
+  } else if (key === 'went_out') {
+    for (const q of st.players) {
+      q.went_out = false;
+      q.rummy = false;
+    }
+    p.went_out = on;
+  } else if (key === 'rummy') {
+    for (const q of st.players) {
+      if (q !== p) {
+        q.went_out = false;
+        q.rummy = false;
+      }
+    }
+    p.rummy = on;
+    if (on) p.went_out = true;
+  }
+  changed();
+}
+
+function selectPlayer(i) {
+  st.active = (i + st.players.length) % st.players.length;
+  st.zone = 'hand';
+  renderAll();
+  const tab = $(`[data-testid="entry-tab-${st.active}"]`, st.form);
+  tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
+// ---- preview and save ---------------------------------------------------------------
+
+let previewSeq = 0;
+
+async function runPreview() {
+  if (!st) return;
+  const mine = ++previewSeq;
+  if (!hasInput()) {
+    st.preview = null;
+    st.previewError = null;
+    renderPreview();
+    return;
+  }
+  st.previewLoading = true;
+  renderPreview();
+  try {
+    const result = await api.preview(st.game.id, requestBody());
+    if (!st || mine !== previewSeq) return;
+    st.preview = result;
+    st.previewError = null;
+  } catch (e) {
+    if (!st || mine !== previewSeq) return;
+    st.preview = null;
+    st.previewError = e.message;
+  }
+  st.previewLoading = false;
+  renderPreview();
+}
+
+const schedulePreview = debounce(runPreview, 300);
+
+async function save() {
+  if (st.saving) return;
+  schedulePreview.cancel();
+  st.saving = true;
+  st.error = null;
+  renderFooter();
+  renderError();
+  try {
+    const body = requestBody();
+    const result = st.n == null
+      ? await api.addHand(st.game.id, body)
+      : await api.correctHand(st.game.id, st.n, body);
+    const n = st.n;
+    const done = st.onSaved;
+    st.saving = false;
+    st.dirty = false;
+    st.dialog.close('saved');
+    done?.(result, n);
+  } catch (e) {
+    // Keep every card the user entered; say clearly what went wrong.
+    st.saving = false;
+    st.error = e.message;
+    renderFooter();
+    renderError();
+    $('[data-testid="entry-error"]', st.form)?.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+async function close() {
+  if (st.dirty && hasInput()) {
+    const ok = await ask({
+      title: st.n == null ? 'Discard this hand?' : 'Discard the changes?',
+      text: 'The cards you entered will be lost.',
+      okLabel: 'Discard',
+      danger: true,
+    });
+    if (!ok) return;
+  }
+  st.dialog.close('cancel');
+}
+
+// ---- rendering -----------------------------------------------------------------------
+
+function markers(p) {
+  const out = [];
+  if (p.knocked) out.push(h('span', { class: 'tag tag-knock' }, 'knock'));
+  if (p.went_out) out.push(h('span', { class: 'tag tag-out' }, 'out'));
+  if (p.rummy) out.push(h('span', { class: 'tag tag-rummy' }, 'rummy'));
+  return out;
+}
+
+function renderTabs() {
+  const tabs = st.players.map((p, i) => {
+    const count = p.hand.length + p.melds.reduce((a, m) => a + m.length, 0);
+    return h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        class: `ptab${i === st.active ? ' active' : ''}`,
+        'aria-selected': i === st.active ? 'true' : 'false',
+        testid: `entry-tab-${i}`,
+        'data-name': p.name,
+        onclick: () => selectPlayer(i),
+      },
+      h('span', { class: 'ptab-name' }, p.name),
+      h('span', { class: 'ptab-meta' }, `${count} card${count === 1 ? '' : 's'}`, ...markers(p)),
+    );
+  });
+  fill(st.els.tabs, ...tabs);
+}
+
+function zoneBox({ zone, title, hint, cards, removable, warn }) {
+  const active = st.zone === zone;
+  const tid = zone === 'hand' ? 'zone-hand' : `zone-meld-${zone}`;
+  return h(
+    'div',
+    {
+      class: `zone${active ? ' active' : ''}`,
+      testid: tid,
+      onclick: (ev) => {
+        if (ev.target.closest('button')) return;
+        st.zone = zone;
+        renderAll();
+      },
+    },
+    h(
+      'div',
+      { class: 'zone-head' },
+      h('button', {
+        type: 'button',
+        class: 'zone-title',
+        testid: `${tid}-select`,
+        'aria-pressed': active ? 'true' : 'false',
+        onclick: () => {
+          st.zone = zone;
+          renderAll();
+        },
+      }, title),
+      h('span', { class: `zone-hint${warn ? ' warn' : ''}`, testid: 'zone-hint' }, hint),
+      removable
+        ? h('button', {
+          type: 'button',
+          class: 'icon-btn icon-btn-sm',
+          testid: `remove-meld-${zone}`,
+          'aria-label': `Remove ${title}`,
+          onclick: () => {
+            const p = st.players[st.active];
+            p.melds.splice(zone, 1);
+            st.zone = 'hand';
+            changed();
+          },
+        }, '✕')
+        : null,
+    ),
+    h(
+      'div',
+      { class: 'zone-cards' },
+      cards.length
+        ? sortCards(cards).map((c) => chip(c, { onclick: () => removeCard(zone, c) }))
+        : h('span', { class: 'zone-empty' }, active ? 'Tap cards below' : 'Empty'),
+    ),
+  );
+}
+
+function renderPlayer() {
+  const p = st.players[st.active];
+  const v = st.variant;
+  const toggles = (TOGGLES[v] || []).map(([key, label]) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: `toggle${p[key] ? ' on' : ''}`,
+        'aria-pressed': p[key] ? 'true' : 'false',
+        testid: `toggle-${key}`,
+        onclick: () => toggle(key),
+      },
+      h('span', { class: 'toggle-box', 'aria-hidden': 'true' }, p[key] ? '✓' : ''),
+      label,
+    ));
+
+  const zones = [];
+  if (v === 'rummy500') {
+    zones.push(zoneBox({
+      zone: 'hand',
+      title: 'Left in hand',
+      hint: 'counts minus',
+      cards: p.hand,
+    }));
+    p.melds.forEach((m, i) => {
+      zones.push(zoneBox({
+        zone: i,
+        title: `Meld ${i + 1}`,
+        hint: 'in front: plus',
+        cards: m,
+        removable: true,
+      }));
+    });
+    zones.push(h('button', {
+      type: 'button',
+      class: 'btn btn-ghost btn-block add-meld',
+      testid: 'add-meld',
+      onclick: () => {
+        p.melds.push([]);
+        st.zone = p.melds.length - 1;
+        renderAll();
+      },
+    }, '+ Add meld'));
+  } else {
+    let hint = '';
+    if (v === 'chicago') {
+      const want = p.knocked ? '7 or 8' : '7';
+      hint = `${p.hand.length} of ${want} cards`;
+    }
+    else if (p.went_out) hint = 'went out: no cards';
+    else hint = 'cards left in hand';
+    const n = p.hand.length;
+    const warn = v === 'chicago' && n > 0 && !(n === 7 || (n === 8 && p.knocked));
+    zones.push(zoneBox({ zone: 'hand', title: 'Cards', hint, cards: p.hand, warn }));
+  }
+
+  fill(st.els.player,
+    h('div', { class: 'entry-player-head' },
+      h('h3', { testid: 'entry-player-name' }, p.name),
+      toggles.length ? h('div', { class: 'toggles' }, toggles) : null),
+    ...zones,
+  );
+}
+
+function renderPicker() {
+  const p = st.players[st.active];
+  const { copies, jokers } = deckRules(st.variant, st.settings);
+  const counts = usedCounts();
+  const suits = SUITS.map((suit) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: `suit ${suit === 'H' || suit === 'D' ? 'red' : 'black'}${st.suit === suit ? ' active' : ''}`,
+        testid: `suit-${suit}`,
+        'aria-pressed': st.suit === suit ? 'true' : 'false',
+        'aria-label': SUIT_NAME[suit],
+        onclick: () => {
+          st.suit = suit;
+          renderPicker();
+        },
+      },
+      SUIT_SYMBOL[suit],
+    ));
+  const red = st.suit === 'H' || st.suit === 'D';
+  const ranks = RANKS.map((rank) => {
+    const code = `${rank}${st.suit}`;
+    const used = counts.get(code) || 0;
+    const mine = zoneCards(p)?.filter((c) => c === code).length || 0;
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: `rank ${red ? 'red' : 'black'}${mine ? ' picked' : ''}`,
+        testid: `rank-${rank}`,
+        'data-card': code,
+        disabled: used >= copies,
+        'aria-label': `Add ${code}`,
+        onclick: () => addCard(code),
+      },
+      h('span', { class: 'rank-r' }, rank),
+      h('span', { class: 'rank-s' }, SUIT_SYMBOL[st.suit]),
+      used ? h('span', { class: 'rank-n' }, copies > 1 ? `${used}/${copies}` : '✓') : null,
+    );
+  });
+  if (jokers > 0) {
+    const used = counts.get(JOKER) || 0;
+    ranks.push(h(
+      'button',
+      {
+        type: 'button',
+        class: 'rank joker',
+        testid: 'card-JK',
+        'data-card': JOKER,
+        disabled: used >= jokers,
+        'aria-label': 'Add joker',
+        onclick: () => addCard(JOKER),
+      },
+      h('span', { class: 'rank-r' }, 'JK'),
+      h('span', { class: 'rank-s' }, 'joker'),
+      used ? h('span', { class: 'rank-n' }, `${used}/${jokers}`) : null,
+    ));
+  }
+  fill(st.els.picker,
+    h('div', { class: 'suits', role: 'group', 'aria-label': 'Suit' }, suits),
+    h('div', { class: 'ranks', role: 'group', 'aria-label': 'Rank' }, ranks),
+  );
+}
+
+function resultRowFor(result, name) {
+  return (result?.players || []).find((r) => r.name === name);
+}
+
+function renderPreview() {
+  const box = st.els.preview;
+  const r = st.preview;
+  const head = h('div', { class: 'preview-head' },
+    h('strong', {}, 'Preview'),
+    st.previewLoading ? h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }) : null);
+  if (st.previewError) {
+    fill(box, head, h('p', { class: 'preview-note', testid: 'preview-error' }, st.previewError));
+    return;
+  }
+  if (!r) {
+    fill(box, head, h('p', { class: 'preview-note muted' },
+      'Tap in the cards; the score appears here before you save.'));
+    return;
+  }
+  const editing = st.n != null;
+  const rows = st.players.map((p, i) => {
+    const row = resultRowFor(r, p.name) || {};
+    const detail = [];
+    if (Array.isArray(row.melds) && row.melds.length) {
+      detail.push(h('span', { class: 'pv-melds' },
+        row.melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || []))));
+    }
+    if (Array.isArray(row.unmelded) && row.unmelded.length && st.variant === 'chicago') {
+      detail.push(h('span', { class: 'pv-dead' }, 'left: ', chipRow(row.unmelded)));
+    }
+    return h(
+      'tr',
+      { testid: `preview-row-${i}`, class: row.eliminated ? 'out' : '' },
+      h('td', { class: 'pv-name' }, h('div', {}, p.name, row.eliminated ? h('span', { class: 'tag tag-elim' }, 'out') : null),
+        detail.length ? h('div', { class: 'pv-detail' }, detail) : null),
+      st.variant === 'chicago' ? h('td', { class: 'num' }, num(row.deadwood)) : null,
+      h('td', { class: 'num pv-points', testid: `preview-points-${i}` }, signed(row.points)),
+      editing ? null : h('td', { class: 'num pv-total', testid: `preview-total-${i}` }, num(row.total)),
+    );
+  });
+  const parts = [head];
+  const k = r.knock;
+  if (k) {
+    const legal = k.legal !== false;
+    parts.push(h('p', { class: `knock ${legal ? 'legal' : 'illegal'}`, testid: 'preview-knock' },
+      h('strong', {}, legal ? '✓ Legal knock' : '✗ Knock over the limit'),
+      ` — ${k.player}: deadwood ${num(k.deadwood)}, limit ${num(k.limit)}`,
+      k.penalty ? ` · penalty +${k.penalty}` : '',
+      resultRowFor(r, k.player)?.dropped ? ` · 8th card not counted: ${resultRowFor(r, k.player).dropped}` : ''));
+  }
+  parts.push(h('table', { class: 'pv-table' },
+    h('thead', {}, h('tr', {},
+      h('th', {}, 'Player'),
+      st.variant === 'chicago' ? h('th', { class: 'num' }, 'Dead') : null,
+      h('th', { class: 'num' }, 'Points'),
+      editing ? null : h('th', { class: 'num' }, 'Total'))),
+    h('tbody', {}, rows)));
+  if (Array.isArray(r.tie_at_top) && r.tie_at_top.length && !editing) {
+    parts.push(h('p', { class: 'preview-note' }, `Tie at the top (${r.tie_at_top.join(', ')}): another hand is dealt.`));
+  }
+  if (r.game_over && !editing) {
+    parts.push(h('p', { class: 'pv-over', testid: 'preview-game-over' },
+      r.winner ? `♛ ${r.winner} wins the game${r.instant_win ? ' (instant win)' : ''}` : 'Game over: a draw'));
+  }
+  fill(box, ...parts);
+}
+
+function renderError() {
+  const el = st.els.error;
+  el.hidden = !st.error;
+  el.textContent = st.error || '';
+}
+
+function renderFooter() {
+  const save = st.els.save;
+  save.disabled = st.saving;
+  save.textContent = st.saving ? 'Saving…' : st.n == null ? 'Save hand' : `Save hand ${st.n}`;
+}
+
+function renderAll() {
+  renderTabs();
+  renderPlayer();
+  renderPicker();
+  renderFooter();
+  renderError();
+}
+
+/**
+ * Open the entry form. `n` = hand number to correct (null for a new hand).
+ * `onSaved(result, n)` runs after a successful save.
+ */
+export function openEntry({ game, n = null, onSaved }) {
+  const dialog = $('#entry');
+  const form = $('#entry-form');
+  let players;
+  if (n != null) {
+    const hand = (game.hands || []).find((x) => x.n === n);
+    const input = hand?.players || hand?.input?.players || [];
+    players = input.length
+      ? input.map(fromInput)
+      : (hand?.result?.players || []).map((r) => blankPlayer(r.name));
+  } else {
+    players = (game.players || []).filter((p) => !p.eliminated).map((p) => blankPlayer(p.name));
+  }
+  st = {
+    game,
+    variant: game.variant,
+    settings: game.settings || {},
+    n,
+    players,
+    active: 0,
+    zone: 'hand',
+    suit: 'S',
+    preview: null,
+    previewError: null,
+    previewLoading: false,
+    error: null,
+    saving: false,
+    dirty: false,
+    onSaved,
+    dialog,
+    form,
+    els: {},
+  };
+
+  const title = n == null ? `Hand ${(game.hands || []).length + 1}` : `Correct hand ${n}`;
+  const els = st.els;
+  els.tabs = h('div', { class: 'ptabs', role: 'tablist', testid: 'entry-tabs' });
+  els.player = h('section', { class: 'entry-player', testid: 'entry-player' });
+  els.preview = h('section', { class: 'preview', testid: 'preview', 'aria-live': 'polite' });
+  els.error = h('p', { class: 'error error-box', testid: 'entry-error', role: 'alert', hidden: true });
+  els.picker = h('div', { class: 'picker', testid: 'card-picker' });
+  els.save = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'entry-save', onclick: save }, 'Save hand');
+
+  fill(form,
+    h('header', { class: 'sheet-head' },
+      h('button', { type: 'button', class: 'icon-btn', testid: 'entry-close', 'aria-label': 'Close', onclick: close }, '✕'),
+      h('div', { class: 'sheet-title' },
+        h('h2', { testid: 'entry-title' }, title),
+        h('div', { class: 'muted small' }, variantLabel(game.variant)))),
+    els.tabs,
+    h('div', { class: 'entry-scroll' }, els.player, els.error, els.preview),
+    h('div', { class: 'entry-bottom' },
+      els.picker,
+      h('div', { class: 'entry-actions' },
+        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-prev', 'aria-label': 'Previous player', onclick: () => selectPlayer(st.active - 1) }, '‹'),
+        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-next', 'aria-label': 'Next player', onclick: () => selectPlayer(st.active + 1) }, '›'),
+        els.save)),
+  );
+
+  if (!dialog.dataset.wiredEntry) {
+    dialog.dataset.wiredEntry = '1';
+    // Esc: ask before throwing input away.
+    dialog.addEventListener('cancel', (ev) => {
+      ev.preventDefault();
+      if (st) close();
+    });
+    dialog.addEventListener('close', () => {
+      schedulePreview.cancel();
+      previewSeq++;
+    });
+  }
+  renderAll();
+  renderPreview();
+  openDialog(dialog);
+  if (n != null) runPreview();
+}
