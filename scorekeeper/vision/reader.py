@@ -46,7 +46,8 @@ class CardReader:
         meta = json.loads(meta_path.read_text())
         runtime = runtime or meta["runtime"]
         det = meta["detector"]
-        common = {"imgsz": det["imgsz"], "conf": det.get("conf", 0.25)}
+        common = {"imgsz": det.get("infer_imgsz", 0), "scale": det.get("scale", 0.75),
+                  "conf": det.get("conf", 0.25)}
         config: OnnxConfig | NcnnConfig | TorchConfig
         if runtime == "onnx":
             config = OnnxConfig(path=models / det["onnx"], **common)

@@ -111,7 +111,8 @@ def export_detector(best: Path, imgsz: int, models: Path = MODELS,
     models.mkdir(parents=True, exist_ok=True)
     pt = models / "cards-det.pt"
     shutil.copy(best, pt)
-    onnx = Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=False))
+    # dynamic input: the reader sizes each frame's input to keep cards at the trained scale
+    onnx = Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=True))
     files = {"pt": pt.name, "onnx": onnx.name}
     if not ncnn:
         return files
@@ -141,7 +142,8 @@ def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
     files = export_detector(best, imgsz, models, ncnn)
     meta = {
         "runtime": "onnx",
-        "detector": {"names": list(DETECTOR_CLASSES), "imgsz": imgsz, "conf": 0.25, **files},
+        "detector": {"names": list(DETECTOR_CLASSES), "imgsz": imgsz, "infer_imgsz": 0,
+                     "scale": 0.75, "conf": 0.25, **files},
         "classifier": {"onnx": "cards-cls.onnx", "crop": 48},
         "training": {"train_images": train_images, "fraction": fraction, "size": size,
                      "imgsz": imgsz, "epochs": epochs, "cls_epochs": cls_epochs,

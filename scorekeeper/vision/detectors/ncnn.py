@@ -9,14 +9,15 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.detectors.yolo_decode import decode, letterbox, to_tensor
+from scorekeeper.vision.detectors.yolo_decode import decode, input_size, letterbox, to_tensor
 
 
 class NcnnConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["ncnn"] = "ncnn"
     path: Path  # the folder ultralytics exports: model.ncnn.param + model.ncnn.bin
-    imgsz: int = 640
+    imgsz: int = 0  # 0: chosen per frame, `scale` × its long side
+    scale: float = 0.75
     conf: float = 0.25
     iou: float = 0.5
     threads: int = 0
@@ -39,7 +40,8 @@ class NcnnDetector:
     def detect(self, image: np.ndarray) -> list[Detection]:
         import ncnn
 
-        boxed, scale, pad = letterbox(image, self.config.imgsz)
+        size = input_size(image.shape, self.config.imgsz, self.config.scale)
+        boxed, scale, pad = letterbox(image, size)
         with self.net.create_extractor() as ex:
             ex.input("in0", ncnn.Mat(to_tensor(boxed)[0]).clone())
             _, out = ex.extract("out0")

@@ -9,14 +9,15 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.detectors.yolo_decode import decode, letterbox, to_tensor
+from scorekeeper.vision.detectors.yolo_decode import decode, input_size, letterbox, to_tensor
 
 
 class OnnxConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["onnx"] = "onnx"
     path: Path
-    imgsz: int = 640
+    imgsz: int = 0  # 0: chosen per frame, `scale` × its long side
+    scale: float = 0.75
     conf: float = 0.25
     iou: float = 0.5
     threads: int = 0  # 0: one per core
@@ -36,6 +37,7 @@ class OnnxDetector:
         self.names = names
 
     def detect(self, image: np.ndarray) -> list[Detection]:
-        boxed, scale, pad = letterbox(image, self.config.imgsz)
+        size = input_size(image.shape, self.config.imgsz, self.config.scale)
+        boxed, scale, pad = letterbox(image, size)
         raw = self.session.run(None, {self.input: to_tensor(boxed)})[0]
         return decode(raw, scale, pad, self.config.conf, self.config.iou, image.shape[:2])

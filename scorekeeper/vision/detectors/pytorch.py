@@ -15,7 +15,8 @@ class TorchConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["torch"] = "torch"
     path: Path
-    imgsz: int = 640
+    imgsz: int = 0  # 0: chosen per frame, `scale` × its long side
+    scale: float = 0.75
     conf: float = 0.25
     iou: float = 0.5
 
@@ -36,7 +37,10 @@ class TorchDetector:
         self.names = names
 
     def detect(self, image: np.ndarray) -> list[Detection]:
-        res = self.model.predict(image, imgsz=self.config.imgsz, conf=self.config.conf,
+        from scorekeeper.vision.detectors.yolo_decode import input_size
+
+        size = input_size(image.shape, self.config.imgsz, self.config.scale)
+        res = self.model.predict(image, imgsz=size, conf=self.config.conf,
                                  iou=self.config.iou, verbose=False, device="cpu")[0]
         boxes = res.boxes
         return [Detection(tuple(map(float, b)), int(c), float(p))  # type: ignore[arg-type]

@@ -8,6 +8,20 @@ import numpy as np
 from scorekeeper.vision.detectors.base import Detection
 
 PAD_VALUE = 114
+STRIDE = 32
+
+
+def input_size(shape: tuple[int, ...], fixed: int, scale: float, lo: int = 320,
+               hi: int = 1280) -> int:
+    """The square input side for a frame: `fixed`, or `scale` × its long side when 0.
+
+    The detector learnt cards of a certain size in pixels; scaling every frame to one
+    size would shrink the indices of a 1920-px frame below what it can see.
+    """
+    if fixed:
+        return fixed
+    side = max(shape[0], shape[1]) * scale
+    return int(min(hi, max(lo, -(-side // STRIDE) * STRIDE)))
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
