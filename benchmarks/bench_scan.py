@@ -1,0 +1,60 @@
+"""Scan latency, request to response: a photo of a table with 10 or 30 cards is uploaded to
+a running server's scan route. Prints the median and worst per case.
+
+    .venv/bin/python benchmarks/bench_scan.py [--repeats 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import httpx
+
+from scorekeeper.vision.bench import frame_with_cards
+from scorekeeper.web.spawn import start_server
+
+TOKEN = "bench-token"
+CASES = [((1280, 960), 10), ((1280, 960), 30)]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=7)
+    args = ap.parse_args()
+    os.environ["SCOREKEEPER_CAMERA"] = "none"  # photos are uploaded: no camera probing
+    with tempfile.TemporaryDirectory() as tmp:
+        server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN)
+        try:
+            auth = {"Authorization": f"Bearer {TOKEN}"}
+            with httpx.Client(base_url=server.url, headers=auth, timeout=60) as client:
+                game = client.post("/api/games", json={"variant": "rummy",
+                                                       "players": ["Ann", "Bob"]}).json()
+                for size, cards in CASES:
+                    ok, jpeg = cv2.imencode(".jpg", frame_with_cards(size, cards),
+                                            [cv2.IMWRITE_JPEG_QUALITY, 90])
+                    assert ok
+                    files = {"image": ("table.jpg", jpeg.tobytes(), "image/jpeg")}
+                    client.post(f"/api/games/{game['id']}/scan", files=files)  # warm up
+                    times, read = [], 0
+                    for _ in range(args.repeats):
+                        start = time.perf_counter()
+                        r = client.post(f"/api/games/{game['id']}/scan", files=files)
+                        times.append((time.perf_counter() - start) * 1000)
+                        r.raise_for_status()
+                        read = len(r.json()["cards"])
+                    print(f"{size[0]}x{size[1]}, {cards} cards: median "
+                          f"{statistics.median(times):.0f} ms, worst {max(times):.0f} ms "
+                          f"({read} cards read, {args.repeats} scans)")
+        finally:
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
