@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+
+class YoloConfig(BaseModel):
+    """What every runtime of the YOLO detector is told; each backend adds its own keys."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: Path
+    imgsz: int = 0  # 0: chosen per frame, `scale` × its long side
+    scale: float = 0.75
+    conf: float = 0.25
+    iou: float = 0.5
 
 
 @dataclass(frozen=True)

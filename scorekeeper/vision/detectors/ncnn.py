@@ -6,21 +6,15 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
-from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.detectors.base import Detection, YoloConfig
 from scorekeeper.vision.detectors.yolo_decode import decode, input_size, letterbox, to_tensor
 
 
-class NcnnConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class NcnnConfig(YoloConfig):
     type: Literal["ncnn"] = "ncnn"
-    path: Path  # the folder ultralytics exports: model.ncnn.param + model.ncnn.bin
-    imgsz: int = 0  # 0: chosen per frame, `scale` × its long side
-    scale: float = 0.75
-    conf: float = 0.25
-    iou: float = 0.5
     threads: int = 0
+    path: Path  # the folder ultralytics exports: model.ncnn.param + model.ncnn.bin
 
 
 class NcnnDetector:

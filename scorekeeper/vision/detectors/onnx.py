@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
-from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.detectors.base import Detection, YoloConfig
 from scorekeeper.vision.detectors.yolo_decode import decode, input_size, letterbox, to_tensor
 
 
-class OnnxConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class OnnxConfig(YoloConfig):
     type: Literal["onnx"] = "onnx"
-    path: Path
-    imgsz: int = 0  # 0: chosen per frame, `scale` × its long side
-    scale: float = 0.75
-    conf: float = 0.25
-    iou: float = 0.5
     threads: int = 0  # 0: one per core
 
 

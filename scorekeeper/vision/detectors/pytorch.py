@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
-from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.detectors.base import Detection, YoloConfig
 
 
-class TorchConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class TorchConfig(YoloConfig):
     type: Literal["torch"] = "torch"
-    path: Path
-    imgsz: int = 0  # 0: chosen per frame, `scale` × its long side
-    scale: float = 0.75
-    conf: float = 0.25
-    iou: float = 0.5
 
 
 class TorchDetector:
