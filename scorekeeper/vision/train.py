@@ -73,7 +73,8 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
         log(f"training detector yolo11n from scratch: {epochs} epochs at {imgsz}px on {device}")
         YOLO("yolo11n.yaml").train(
             data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
-            device=device, project=str(runs), name="detector", exist_ok=True, pretrained=False,
+            device=device, project=str(runs.resolve()), name="detector", exist_ok=True,
+            pretrained=False,
             amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
             fraction=fraction, mosaic=1.0, close_mosaic=max(1, epochs // 5), scale=0.35,
             translate=0.1,
