@@ -66,6 +66,7 @@ class Server:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    args: list[str] = field(default_factory=list)  # more command-line options (--camera …)
 
     @property
     def url(self) -> str:
@@ -86,6 +87,7 @@ class Server:
         cmd = [sys.executable, "-m", "scorekeeper.web"]
         cmd += ["--db", str(self.data_dir / "scorekeeper.db")]
         cmd += ["--host", "127.0.0.1", "--port", str(self.port)]
+        cmd += self.args
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
                 cmd, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT

@@ -71,17 +71,24 @@ function describe(status, body) {
   return `Server error (${status}).`;
 }
 
-export async function request(method, path, body) {
-  const headers = { Accept: 'application/json' };
+function authHeaders(extra = {}) {
+  const headers = { ...extra };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return headers;
+}
+
+/** JSON in and out; a FormData body goes as multipart (the browser sets its boundary). */
+export async function request(method, path, body) {
+  const headers = authHeaders({ Accept: 'application/json' });
+  const form = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   let res;
   try {
     res = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       cache: 'no-store',
     });
   } catch {
@@ -100,7 +107,34 @@ export async function request(method, path, body) {
   return data;
 }
 
+/** A binary answer (the camera snapshot) as a Blob; errors as for request(). */
+export async function requestBlob(path) {
+  let res;
+  try {
+    res = await fetch(path, { headers: authHeaders(), cache: 'no-store' });
+  } catch {
+    throw new ApiError('Cannot reach the scorekeeper. Check the Wi-Fi and try again.', 0);
+  }
+  if (!res.ok) {
+    let data = null;
+    try {
+      data = await res.json();
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(describe(res.status, data), res.status);
+  }
+  return res.blob();
+}
+
 const enc = encodeURIComponent;
+
+function scanForm(file, player) {
+  const form = new FormData();
+  form.append('image', file, file.name || 'photo.jpg');
+  if (player) form.append('player', player);
+  return form;
+}
 
 export const api = {
   session: () => request('GET', '/api/session'),
@@ -116,4 +150,9 @@ export const api = {
   settings: (id, settings) => request('PUT', `/api/games/${enc(id)}/settings`, { settings }),
   eventsUrl: (id) => `/api/games/${enc(id)}/events`,
   qrUrl: (url) => `/api/qr.svg?url=${enc(url)}`,
+  /** Scan a player's cards: from the table camera, or from a photo file when given. */
+  scan: (id, player, file) => request('POST', `/api/games/${enc(id)}/scan`,
+    file ? scanForm(file, player) : { player }),
+  camera: () => request('GET', '/api/camera'),
+  snapshot: () => requestBlob('/api/camera/snapshot'),
 };

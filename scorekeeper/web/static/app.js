@@ -3,6 +3,7 @@ import { api, absorbLocation, getToken, setToken } from './api.js';
 import { chipRow, cardCode } from './cards.js';
 import { renderChart, playerColor } from './chart.js';
 import { openEntry } from './entry.js';
+import { icon, openCamera } from './scan.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
 import {
@@ -749,6 +750,7 @@ async function openMenu() {
       h('div', { class: 'sheet-scroll' },
         state.admin ? h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'menu-new-game', onclick: () => openNewGame() }, '+ New game') : null,
         state.game ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-settings', onclick: openSettings }, state.admin ? '⚙ Rules of this game' : 'Rules of this game') : null,
+        state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-camera', onclick: () => { closeDialog(dlg); openCamera(); } }, icon('camera'), 'Camera: aim and check') : null,
         items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, 'No games yet.'),
         h('p', { class: 'muted small center role-note' }, state.admin
           ? 'This phone can enter scores (admin link).'

@@ -87,3 +87,51 @@ export function chipRow(cards, opts = {}) {
   const list = opts.sort === false ? cards : sortCards((cards || []).map(cardCode));
   return h('span', { class: 'chips' }, list.map((c) => chip(c, { small: true, ...opts.chip })));
 }
+
+/**
+ * The card picker's grid: a suit row, then the ranks of that suit (and a joker when the
+ * decks hold any). The hand form and the scan review both use it; `prefix` keeps their
+ * test ids apart when both are on screen. `state(code)` → {disabled, picked, badge}.
+ */
+export function pickerGrid({ suit, onSuit, onPick, jokers = 0, prefix = '', state = () => ({}), verb = 'Add' }) {
+  const suits = SUITS.map((s) => h(
+    'button',
+    {
+      type: 'button',
+      class: `suit ${s === 'H' || s === 'D' ? 'red' : 'black'}${suit === s ? ' active' : ''}`,
+      testid: `${prefix}suit-${s}`,
+      'aria-pressed': suit === s ? 'true' : 'false',
+      'aria-label': SUIT_NAME[s],
+      onclick: () => onSuit(s),
+    },
+    SUIT_SYMBOL[s],
+  ));
+  const red = suit === 'H' || suit === 'D';
+  const rankButton = (code, cls, label, sub, testid, aria) => {
+    const st = state(code) || {};
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: `rank ${cls}${st.picked ? ' picked' : ''}`,
+        testid,
+        'data-card': code,
+        disabled: !!st.disabled,
+        'aria-label': aria,
+        onclick: () => onPick(code),
+      },
+      h('span', { class: 'rank-r' }, label),
+      h('span', { class: 'rank-s' }, sub),
+      st.badge ? h('span', { class: 'rank-n' }, st.badge) : null,
+    );
+  };
+  const ranks = RANKS.map((rank) => rankButton(
+    `${rank}${suit}`, red ? 'red' : 'black', rank, SUIT_SYMBOL[suit],
+    `${prefix}rank-${rank}`, `${verb} ${rank}${suit}`,
+  ));
+  if (jokers > 0) ranks.push(rankButton(JOKER, 'joker', 'JK', 'joker', `${prefix}card-JK`, `${verb} joker`));
+  return [
+    h('div', { class: 'suits', role: 'group', 'aria-label': 'Suit' }, suits),
+    h('div', { class: 'ranks', role: 'group', 'aria-label': 'Rank' }, ranks),
+  ];
+}

@@ -2,9 +2,11 @@
 // a live preview from /preview, Save (POST) or Save correction (PUT).
 import { api } from './api.js';
 import {
-  RANKS, SUITS, SUIT_SYMBOL, SUIT_NAME, JOKER,
-  cardCode, chip, chipRow, deckRules, sortCards,
+  JOKER, cardCode, chip, chipRow, deckRules, sortCards, pickerGrid,
 } from './cards.js';
+import {
+  icon, openCamera, openKnock, openReview, photoInput, scanCards, scanHint,
+} from './scan.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
 import { variantLabel } from './variants.js';
@@ -71,6 +73,16 @@ function usedCounts() {
   for (const p of st.players) {
     for (const c of [...p.hand, ...p.melds.flat()]) counts.set(c, (counts.get(c) || 0) + 1);
   }
+  return counts;
+}
+
+/** Cards in the other players' entries: a scan may not make a card impossible. */
+function otherCounts(i) {
+  const counts = new Map();
+  st.players.forEach((p, j) => {
+    if (j === i) return;
+    for (const c of [...p.hand, ...p.melds.flat()]) counts.set(c, (counts.get(c) || 0) + 1);
+  });
   return counts;
 }
 
@@ -220,6 +232,116 @@ async function close() {
   st.dialog.close('cancel');
 }
 
+// ---- scanning ---------------------------------------------------------------------------
+
+function entered(p) {
+  return p.hand.length + p.melds.reduce((a, m) => a + m.length, 0);
+}
+
+/** A confirmed scan replaces the player's cards (Rummy 500: melds and hand). */
+function takeScan(i, { hand, melds }) {
+  const p = st.players[i];
+  p.hand = [...hand];
+  if (st.variant === 'rummy500') p.melds = melds.map((m) => [...m]);
+  st.active = i;
+  st.zone = 'hand';
+  changed();
+}
+
+function reviewScan(i, result, file) {
+  const mine = st;
+  const p = st.players[i];
+  openReview({
+    game: st.game,
+    player: p.name,
+    result,
+    others: otherCounts(i),
+    existing: entered(p),
+    fromPhoto: !!file,
+    onConfirm: (cards) => {
+      if (st === mine) takeScan(i, cards);
+    },
+    onRescan: () => {
+      if (st !== mine) return;
+      if (!file) {
+        runScan(i);
+        return;
+      }
+      if (st.active !== i) selectPlayer(i); // its photo input is in its panel
+      $(`[data-testid="scan-file-${i}"]`, st.form)?.click();
+    },
+  });
+}
+
+async function runScan(i, file) {
+  const mine = st;
+  if (!mine || mine.scan.busy) return;
+  const p = mine.players[i];
+  mine.scan = { busy: { i, kind: file ? 'photo' : 'camera' }, error: null };
+  renderPlayer();
+  let result = null;
+  let error = null;
+  try {
+    result = await scanCards({ game: mine.game, player: p.name, file });
+  } catch (e) {
+    error = e;
+  }
+  if (st !== mine || !mine.dialog.open) return;
+  mine.scan = { busy: null, error: error ? { i, message: error.message, hint: scanHint(error) } : null };
+  renderPlayer();
+  if (result) reviewScan(i, result, file);
+}
+
+function knockCheck(i) {
+  const mine = st;
+  const p = st.players[i];
+  const total = (st.game.players || []).find((x) => x.name === p.name)?.total;
+  openKnock({
+    game: st.game,
+    player: p.name,
+    total,
+    onReview: (result, fromPhoto) => {
+      if (st === mine) reviewScan(i, result, fromPhoto ? true : null);
+    },
+  });
+}
+
+function scanBar(p) {
+  const i = st.active;
+  const busy = st.scan.busy;
+  const here = busy?.i === i;
+  const file = photoInput({ testid: `scan-file-${i}`, onFile: (f) => runScan(i, f) });
+  const label = (kind, ico, text) => (here && busy.kind === kind
+    ? [h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }), 'Reading…']
+    : [icon(ico), text]);
+  const err = st.scan.error?.i === i ? st.scan.error : null;
+  return h('div', { class: 'scan-tools' },
+    h('div', { class: 'scan-bar', role: 'group', 'aria-label': `Scan ${p.name}’s cards` },
+      h('button', {
+        type: 'button', class: 'btn btn-scan', testid: `scan-camera-${i}`, disabled: !!busy, 'aria-busy': here && busy.kind === 'camera' ? 'true' : 'false',
+        onclick: () => runScan(i),
+      }, label('camera', 'camera', 'Scan')),
+      h('button', {
+        type: 'button', class: 'btn btn-scan', testid: `scan-photo-${i}`, disabled: !!busy, 'aria-busy': here && busy.kind === 'photo' ? 'true' : 'false',
+        onclick: () => file.click(),
+      }, label('photo', 'photo', 'Photo')),
+      h('button', {
+        type: 'button', class: 'btn btn-scan btn-aim', testid: `scan-aim-${i}`, 'aria-label': 'Aim the camera',
+        onclick: () => openCamera({ player: p.name, onScan: () => runScan(i) }),
+      }, icon('aim'), 'Aim'),
+      file),
+    st.variant === 'chicago'
+      ? h('button', { type: 'button', class: 'btn btn-knock', testid: `knock-check-${i}`, disabled: !!busy, onclick: () => knockCheck(i) },
+        'Knock?', h('span', { class: 'btn-knock-sub' }, 'scan and check the limit'))
+      : null,
+    err
+      ? h('div', { class: 'scan-error', testid: 'scan-error', role: 'alert' },
+        h('strong', {}, 'Could not scan: '), h('span', { testid: 'scan-error-text' }, err.message),
+        h('div', { class: 'scan-error-hint' }, err.hint),
+        h('button', { type: 'button', class: 'icon-btn icon-btn-sm scan-error-x', 'aria-label': 'Dismiss', testid: 'scan-error-close', onclick: () => { st.scan.error = null; renderPlayer(); } }, '✕'))
+      : null);
+}
+
 // ---- rendering -----------------------------------------------------------------------
 
 function markers(p) {
@@ -365,6 +487,7 @@ function renderPlayer() {
     h('div', { class: 'entry-player-head' },
       h('h3', { testid: 'entry-player-name' }, p.name),
       toggles.length ? h('div', { class: 'toggles' }, toggles) : null),
+    scanBar(p),
     ...zones,
   );
 }
@@ -373,65 +496,27 @@ function renderPicker() {
   const p = st.players[st.active];
   const { copies, jokers } = deckRules(st.variant, st.settings);
   const counts = usedCounts();
-  const suits = SUITS.map((suit) =>
-    h(
-      'button',
-      {
-        type: 'button',
-        class: `suit ${suit === 'H' || suit === 'D' ? 'red' : 'black'}${st.suit === suit ? ' active' : ''}`,
-        testid: `suit-${suit}`,
-        'aria-pressed': st.suit === suit ? 'true' : 'false',
-        'aria-label': SUIT_NAME[suit],
-        onclick: () => {
-          st.suit = suit;
-          renderPicker();
-        },
-      },
-      SUIT_SYMBOL[suit],
-    ));
-  const red = st.suit === 'H' || st.suit === 'D';
-  const ranks = RANKS.map((rank) => {
-    const code = `${rank}${st.suit}`;
-    const used = counts.get(code) || 0;
-    const mine = zoneCards(p)?.filter((c) => c === code).length || 0;
-    return h(
-      'button',
-      {
-        type: 'button',
-        class: `rank ${red ? 'red' : 'black'}${mine ? ' picked' : ''}`,
-        testid: `rank-${rank}`,
-        'data-card': code,
-        disabled: used >= copies,
-        'aria-label': `Add ${code}`,
-        onclick: () => addCard(code),
-      },
-      h('span', { class: 'rank-r' }, rank),
-      h('span', { class: 'rank-s' }, SUIT_SYMBOL[st.suit]),
-      used ? h('span', { class: 'rank-n' }, copies > 1 ? `${used}/${copies}` : '✓') : null,
-    );
-  });
-  if (jokers > 0) {
-    const used = counts.get(JOKER) || 0;
-    ranks.push(h(
-      'button',
-      {
-        type: 'button',
-        class: 'rank joker',
-        testid: 'card-JK',
-        'data-card': JOKER,
-        disabled: used >= jokers,
-        'aria-label': 'Add joker',
-        onclick: () => addCard(JOKER),
-      },
-      h('span', { class: 'rank-r' }, 'JK'),
-      h('span', { class: 'rank-s' }, 'joker'),
-      used ? h('span', { class: 'rank-n' }, `${used}/${jokers}`) : null,
-    ));
-  }
-  fill(st.els.picker,
-    h('div', { class: 'suits', role: 'group', 'aria-label': 'Suit' }, suits),
-    h('div', { class: 'ranks', role: 'group', 'aria-label': 'Rank' }, ranks),
-  );
+  const mineIn = zoneCards(p) || [];
+  fill(st.els.picker, ...pickerGrid({
+    suit: st.suit,
+    jokers,
+    onSuit: (suit) => {
+      st.suit = suit;
+      renderPicker();
+    },
+    onPick: addCard,
+    state: (code) => {
+      const used = counts.get(code) || 0;
+      const limit = code === JOKER ? jokers : copies;
+      let badge = null;
+      if (used) badge = code === JOKER || copies > 1 ? `${used}/${limit}` : '✓';
+      return {
+        disabled: used >= limit,
+        picked: code !== JOKER && mineIn.includes(code),
+        badge,
+      };
+    },
+  }));
 }
 
 function resultRowFor(result, name) {
@@ -553,6 +638,7 @@ export function openEntry({ game, n = null, onSaved }) {
     error: null,
     saving: false,
     dirty: false,
+    scan: { busy: null, error: null },
     onSaved,
     dialog,
     form,
