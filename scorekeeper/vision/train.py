@@ -83,6 +83,42 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
     return best
 
 
+def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epochs: int,
+                      batch: int, fraction: float = 1.0) -> Path:
+    """A second, shorter schedule from the first one's weights: a fresh warm-up and decay.
+
+    Splitting training in two lets a 2-core machine stop after either stage with a usable
+    model, and resume each stage on its own.
+    """
+    from scorekeeper.vision.ultralytics_env import prepare
+
+    prepare()
+    import torch
+    import ultralytics.utils.torch_utils as tu
+    from ultralytics import YOLO
+
+    tu.NUM_THREADS = os.cpu_count() or 1
+    run = runs / "detector-2"
+    last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
+    if (run / "done").exists() and best.exists():
+        log("second detector stage already trained")
+        return best
+    device = 0 if torch.cuda.is_available() else "cpu"
+    if last.exists():
+        YOLO(str(last)).train(resume=True, workers=0, device=device)
+    else:
+        log(f"continuing the detector for {epochs} epochs from {start}")
+        YOLO(str(start)).train(
+            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
+            device=device, project=str(runs.resolve()), name="detector-2", exist_ok=True,
+            amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
+            fraction=fraction, mosaic=1.0, close_mosaic=1, scale=0.35, translate=0.1,
+            hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, lr0=0.005, warmup_epochs=0.5, patience=0,
+            seed=1, deterministic=False)
+    (run / "done").write_text("ok\n")
+    return best
+
+
 def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,
                      limit: int | None = None) -> dict:
     from scorekeeper.vision import classifier_train
@@ -128,7 +164,7 @@ def export_detector(best: Path, imgsz: int, models: Path = MODELS,
 def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
                 test_images: int, size: int, imgsz: int, epochs: int, batch: int,
                 fraction: float, cls_epochs: int, seed: int, cls_images: int | None = None,
-                fallback: bool = False,
+                extra_epochs: int = 0, fallback: bool = False,
                 ncnn: bool = True) -> dict:
     """Every stage, each skipped when its output exists; returns the model.json written."""
     start = time.time()
@@ -140,6 +176,9 @@ def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
     cls_stats = train_classifier(train, val, models / "cards-cls.onnx", cls_epochs, seed,
                                  cls_images)
     best = train_detector(data_yaml, work / "runs", imgsz, epochs, batch, fraction)
+    if extra_epochs:
+        best = continue_detector(best, data_yaml, work / "runs", imgsz, extra_epochs, batch,
+                                 fraction)
     files = export_detector(best, imgsz, models, ncnn)
     meta = {
         "runtime": "onnx",
@@ -147,7 +186,8 @@ def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
                      "scale": 0.75, "conf": 0.25, **files},
         "classifier": {"onnx": "cards-cls.onnx", "crop": 48},
         "training": {"train_images": train_images, "fraction": fraction, "size": size,
-                     "imgsz": imgsz, "epochs": epochs, "cls_epochs": cls_epochs,
+                     "imgsz": imgsz, "epochs": epochs, "extra_epochs": extra_epochs,
+                     "cls_epochs": cls_epochs,
                      "classifier": cls_stats, "seconds": round(time.time() - start)},
     }
     (models / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
@@ -174,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=640, help="rendered scene size")
     ap.add_argument("--imgsz", type=int, default=416, help="detector input size")
     ap.add_argument("--epochs", type=int, default=5)
+    ap.add_argument("--extra-epochs", type=int, default=4, help="second detector stage")
     ap.add_argument("--fraction", type=float, default=0.7, help="share of images per epoch")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--cls-epochs", type=int, default=5)
@@ -190,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
                 val_images=args.val_images, test_images=args.test_images, size=args.size,
                 imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
                 fraction=args.fraction, cls_epochs=args.cls_epochs, seed=args.seed,
-                cls_images=args.cls_images)
+                cls_images=args.cls_images, extra_epochs=args.extra_epochs)
     log("evaluating")
     evaluate_model(args.models, args.work / "test")
     log(f"done in {(time.time() - start) / 60:.1f} min")
