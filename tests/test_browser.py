@@ -76,13 +76,14 @@ class Server:
     def log(self) -> Path:
         return self.data_dir / f"server-{self.starts}.log"
 
-    def start(self, timeout: float = 20.0) -> None:
+    def start(self, timeout: float = 60.0) -> None:
         self.starts += 1
         env = {
             **os.environ,
             "SCOREKEEPER_DATA_DIR": str(self.data_dir),
             "SCOREKEEPER_ADMIN_TOKEN": TOKEN,
             "SCOREKEEPER_KEEPALIVE_S": "5",
+            "SCOREKEEPER_CAMERA": "none",  # hermetic: never probe this machine's cameras
         }
         cmd = [sys.executable, "-m", "scorekeeper.web"]
         cmd += ["--db", str(self.data_dir / "scorekeeper.db")]

@@ -48,7 +48,7 @@ class ServerProcess:
 
 
 def start_server(
-    db: Path, data_dir: Path, token: str, *, keepalive_s: float = 15.0, timeout: float = 15.0
+    db: Path, data_dir: Path, token: str, *, keepalive_s: float = 15.0, timeout: float = 60.0
 ) -> ServerProcess:
     """Start the server on 127.0.0.1 and return once `/api/health` answers."""
     port = free_port()
@@ -59,6 +59,8 @@ def start_server(
         "SCOREKEEPER_ADMIN_TOKEN": token,
         "SCOREKEEPER_DATA_DIR": str(data_dir),
         "SCOREKEEPER_KEEPALIVE_S": str(keepalive_s),
+        # hermetic unless the caller chose a camera: never probe this machine's cameras
+        "SCOREKEEPER_CAMERA": os.environ.get("SCOREKEEPER_CAMERA", "none"),
     }
     cmd = [sys.executable, "-m", "scorekeeper.web", "--db", str(db)]
     cmd += ["--host", "127.0.0.1", "--port", str(port)]
