@@ -21,7 +21,7 @@ def crop_index(image: np.ndarray, box: tuple[float, float, float, float],
                margin: float = MARGIN, size: int = CROP) -> np.ndarray:
     """A square, padded crop centred on the box, so rotation never stretches the glyphs."""
     x1, y1, x2, y2 = box
-    side = max(x2 - x1, y2 - y1) * (1 + 2 * margin)
+    side = max(x2 - x1, y2 - y1, 1.0) * (1 + 2 * margin)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     m = np.array([[size / side, 0, size / 2 - cx * size / side],
                   [0, size / side, size / 2 - cy * size / side]], dtype=np.float32)

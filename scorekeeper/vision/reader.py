@@ -52,7 +52,8 @@ class CardReader:
         if runtime == "onnx":
             config = OnnxConfig(path=models / det["onnx"], **common)
         elif runtime == "ncnn":
-            config = NcnnConfig(path=models / det["ncnn"], **common)
+            # NCNN's export has fixed shapes: it runs at the size it was exported at
+            config = NcnnConfig(path=models / det["ncnn"], **{**common, "imgsz": det["imgsz"]})
         elif runtime == "torch":
             config = TorchConfig(path=models / det["pt"], **common)
         else:
@@ -66,7 +67,9 @@ class CardReader:
 
     def read(self, image: np.ndarray) -> ReadResult:
         start = time.perf_counter()
-        dets = self.detector.detect(image)
+        # a box under 2 px is no index: runtimes can emit them at the image border
+        dets = [d for d in self.detector.detect(image)
+                if d.box[2] - d.box[0] >= 2 and d.box[3] - d.box[1] >= 2]
         if self.two_stage:
             index_dets = [d for d in dets if d.cls == INDEX]
             cards = [d for d in dets if d.cls == CARD]

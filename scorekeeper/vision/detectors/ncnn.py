@@ -36,8 +36,9 @@ class NcnnDetector:
 
         size = input_size(image.shape, self.config.imgsz, self.config.scale)
         boxed, scale, pad = letterbox(image, size)
+        tensor = to_tensor(boxed)[0]  # keep it alive: ncnn.Mat wraps its memory, no copy
         with self.net.create_extractor() as ex:
-            ex.input("in0", ncnn.Mat(to_tensor(boxed)[0]).clone())
+            ex.input("in0", ncnn.Mat(tensor))
             _, out = ex.extract("out0")
         raw = np.array(out)[None]
         return decode(raw, scale, pad, self.config.conf, self.config.iou, image.shape[:2])
