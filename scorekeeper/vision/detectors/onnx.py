@@ -30,6 +30,6 @@ class OnnxDetector:
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         size = input_size(image.shape, self.config.imgsz, self.config.scale)
-        boxed, scale, pad = letterbox(image, size)
+        boxed, scale, pad = letterbox(image, size, square=False)
         raw = self.session.run(None, {self.input: to_tensor(boxed)})[0]
         return decode(raw, scale, pad, self.config.conf, self.config.iou, image.shape[:2])
