@@ -22,7 +22,7 @@ def test_tiny_model_builds_exports_and_reads(tmp_path: Path) -> None:
     work, models = tmp_path / "work", tmp_path / "models"
     meta = build_model(work, models, train_images=6, val_images=2, test_images=2, size=256,
                        imgsz=160, epochs=1, batch=4, fraction=1.0, cls_epochs=1, seed=0,
-                       fallback=True, ncnn=False)
+                       extra_epochs=(1,), cls_extra_epochs=1, fallback=True, ncnn=False)
     assert {"cards-det.pt", "cards-det.onnx", "cards-cls.onnx", "model.json"} <= {
         p.name for p in models.iterdir()}
     assert json.loads((models / "model.json").read_text()) == meta

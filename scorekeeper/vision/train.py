@@ -21,6 +21,7 @@ from scorekeeper.vision.classes import DETECTOR_CLASSES
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 MODELS = ROOT / "models"
+STAGE_LR = (0.005, 0.003, 0.002)  # detector stages after the first: each starts lower
 
 
 def log(msg: str) -> None:
@@ -84,7 +85,8 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
 
 
 def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epochs: int,
-                      batch: int, fraction: float = 1.0) -> Path:
+                      batch: int, fraction: float = 1.0, name: str = "detector-2",
+                      lr0: float = 0.005) -> Path:
     """A second, shorter schedule from the first one's weights: a fresh warm-up and decay.
 
     Splitting training in two lets a 2-core machine stop after either stage with a usable
@@ -98,10 +100,10 @@ def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epoc
     from ultralytics import YOLO
 
     tu.NUM_THREADS = os.cpu_count() or 1
-    run = runs / "detector-2"
+    run = runs / name
     last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
     if (run / "done").exists() and best.exists():
-        log("second detector stage already trained")
+        log(f"detector stage {name} already trained")
         return best
     device = 0 if torch.cuda.is_available() else "cpu"
     if last.exists():
@@ -110,17 +112,17 @@ def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epoc
         log(f"continuing the detector for {epochs} epochs from {start}")
         YOLO(str(start)).train(
             data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
-            device=device, project=str(runs.resolve()), name="detector-2", exist_ok=True,
+            device=device, project=str(runs.resolve()), name=name, exist_ok=True,
             amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
             fraction=fraction, mosaic=1.0, close_mosaic=1, scale=0.35, translate=0.1,
-            hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, lr0=0.005, warmup_epochs=0.5, patience=0,
+            hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, lr0=lr0, warmup_epochs=0.5, patience=0,
             seed=1, deterministic=False)
     (run / "done").write_text("ok\n")
     return best
 
 
 def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,
-                     limit: int | None = None) -> dict:
+                     limit: int | None = None, extra_epochs: int = 0) -> dict:
     from scorekeeper.vision import classifier_train
     from scorekeeper.vision.crops import crops_from_dataset
 
@@ -134,6 +136,12 @@ def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,
     vx, vy = crops_from_dataset(val, rng, per_index=1)
     log(f"{len(x)} training crops, {len(vx)} validation crops")
     stats = classifier_train.train(x, y, out, epochs=epochs, seed=seed, val=(vx, vy))
+    if extra_epochs:  # a second, gentler schedule from the first one's weights
+        first = out.with_name(out.stem + "-first.pt")
+        out.with_suffix(".pt").replace(first)
+        more = classifier_train.train(x, y, out, epochs=extra_epochs, seed=seed + 1,
+                                      val=(vx, vy), init=first, lr=1e-3)
+        stats = {**more, "first": stats}
     stats_path.write_text(json.dumps(stats, indent=1))
     return stats
 
@@ -164,7 +172,8 @@ def export_detector(best: Path, imgsz: int, models: Path = MODELS,
 def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
                 test_images: int, size: int, imgsz: int, epochs: int, batch: int,
                 fraction: float, cls_epochs: int, seed: int, cls_images: int | None = None,
-                extra_epochs: int = 0, fallback: bool = False,
+                extra_epochs: tuple[int, ...] = (), cls_extra_epochs: int = 0,
+                fallback: bool = False,
                 ncnn: bool = True) -> dict:
     """Every stage, each skipped when its output exists; returns the model.json written."""
     start = time.time()
@@ -174,11 +183,13 @@ def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
     render("test", test, test_images, size, seed + 2, fallback)
     data_yaml = write_data_yaml(train, val, work / "data.yaml")
     cls_stats = train_classifier(train, val, models / "cards-cls.onnx", cls_epochs, seed,
-                                 cls_images)
+                                 cls_images, cls_extra_epochs)
     best = train_detector(data_yaml, work / "runs", imgsz, epochs, batch, fraction)
-    if extra_epochs:
-        best = continue_detector(best, data_yaml, work / "runs", imgsz, extra_epochs, batch,
-                                 fraction)
+    # further stages, each a fresh short schedule at a lower rate: 0.005, 0.003, ...
+    for stage, stage_epochs in enumerate(extra_epochs, start=2):
+        best = continue_detector(best, data_yaml, work / "runs", imgsz, stage_epochs, batch,
+                                 fraction, name=f"detector-{stage}",
+                                 lr0=STAGE_LR[min(stage - 2, len(STAGE_LR) - 1)])
     files = export_detector(best, imgsz, models, ncnn)
     meta = {
         "runtime": "onnx",
@@ -186,8 +197,8 @@ def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
                      "scale": 0.75, "conf": 0.25, **files},
         "classifier": {"onnx": "cards-cls.onnx", "crop": 48},
         "training": {"train_images": train_images, "fraction": fraction, "size": size,
-                     "imgsz": imgsz, "epochs": epochs, "extra_epochs": extra_epochs,
-                     "cls_epochs": cls_epochs,
+                     "imgsz": imgsz, "epochs": epochs, "extra_epochs": list(extra_epochs),
+                     "cls_epochs": cls_epochs, "cls_extra_epochs": cls_extra_epochs,
                      "classifier": cls_stats, "seconds": round(time.time() - start)},
     }
     (models / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
@@ -214,7 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=640, help="rendered scene size")
     ap.add_argument("--imgsz", type=int, default=416, help="detector input size")
     ap.add_argument("--epochs", type=int, default=5)
-    ap.add_argument("--extra-epochs", type=int, default=4, help="second detector stage")
+    ap.add_argument("--extra-epochs", type=int, nargs="*", default=[4, 3],
+                    help="epochs of each detector stage after the first")
+    ap.add_argument("--cls-extra-epochs", type=int, default=4,
+                    help="classifier epochs continued at a lower rate")
     ap.add_argument("--fraction", type=float, default=0.7, help="share of images per epoch")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--cls-epochs", type=int, default=10)
@@ -231,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
                 val_images=args.val_images, test_images=args.test_images, size=args.size,
                 imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
                 fraction=args.fraction, cls_epochs=args.cls_epochs, seed=args.seed,
-                cls_images=args.cls_images, extra_epochs=args.extra_epochs)
+                cls_images=args.cls_images, extra_epochs=tuple(args.extra_epochs),
+                cls_extra_epochs=args.cls_extra_epochs)
     log("evaluating")
     evaluate_model(args.models, args.work / "test")
     log(f"done in {(time.time() - start) / 60:.1f} min")
