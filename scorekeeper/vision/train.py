@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=640, help="rendered scene size")
     ap.add_argument("--imgsz", type=int, default=416, help="detector input size")
     ap.add_argument("--epochs", type=int, default=5)
-    ap.add_argument("--extra-epochs", type=int, nargs="*", default=[4, 3],
+    ap.add_argument("--extra-epochs", type=int, nargs="*", default=[4],
                     help="epochs of each detector stage after the first")
     ap.add_argument("--cls-extra-epochs", type=int, default=4,
                     help="classifier epochs continued at a lower rate")
