@@ -11,7 +11,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from scorekeeper.web.spawn import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -50,12 +51,6 @@ LIVE_S = 1.0  # a saved hand must reach the other phone within this
 
 
 # ---- the real server, in a subprocess ---------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass

@@ -46,7 +46,7 @@ def test_two_melds_side_by_side_are_split_and_a_stray_card_is_leftover() -> None
 def test_hand_zone_cards_are_leftover_even_when_they_meld() -> None:
     cards = row("7H 8H 9H", 0, 0) + row("KS KD KC", 400, 0)
     zones = ["melds"] * 3 + ["hand"] * 3
-    layout = read_layout(cards, Rummy500Settings(), zones, decks=1, jokers=2)
+    layout = read_layout(cards, Rummy500Settings(), zones)
     assert layout.melds == [["7H", "8H", "9H"]]
     assert sorted(layout.hand) == ["KC", "KD", "KS"]
 
@@ -54,7 +54,7 @@ def test_hand_zone_cards_are_leftover_even_when_they_meld() -> None:
 def test_chicago_reads_the_whole_hand_and_solves_it() -> None:
     hand = ["7H", "7S", "2C", "4H", "5D", "9C", "KC"]
     cards = [card(c, i * 70, 0) for i, c in enumerate(hand)]
-    layout = read_layout(cards, ChicagoSettings(), decks=2)
+    layout = read_layout(cards, ChicagoSettings())
     assert len(layout.hand) == 7
     assert layout.melds == [["7H", "7S", "2C"]]
 
@@ -62,4 +62,4 @@ def test_chicago_reads_the_whole_hand_and_solves_it() -> None:
 def test_a_card_the_decks_cannot_hold_is_flagged() -> None:
     cards = [card("7H", 0, 0), card("7H", 300, 0)]
     assert read_layout(cards, RummySettings()).impossible == ["7H"]
-    assert read_layout(cards, ChicagoSettings(), decks=2).impossible == []
+    assert read_layout(cards, ChicagoSettings()).impossible == []

@@ -14,10 +14,17 @@ class DeckSpec:
     decks: int
     jokers: int  # jokers in the whole game, all decks together
 
+    def allowed(self, card: Card) -> int:
+        return self.jokers if card.is_joker else self.decks
+
+    def too_many(self, cards: Iterable[Card]) -> list[Card]:
+        """The cards that appear more often than the decks hold them (a misread, surely)."""
+        return [card for card, count in Counter(cards).items() if count > self.allowed(card)]
+
     def check(self, cards: Iterable[Card]) -> None:
         """Raise CardError when the cards hold more copies of a card than the decks have."""
         for card, count in Counter(cards).items():
-            allowed = self.jokers if card.is_joker else self.decks
+            allowed = self.allowed(card)
             if count <= allowed:
                 continue
             if card.is_joker and self.jokers == 0:

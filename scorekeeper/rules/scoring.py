@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.rules import chicago, rummy, rummy500
+from scorekeeper.rules.deck import DeckSpec
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.hand import PlayerHand, parse_players
+from scorekeeper.rules.melds import MeldRules
 from scorekeeper.rules.settings import (
     ChicagoSettings,
     Rummy10Settings,
@@ -28,6 +30,24 @@ def score_hand(settings: Any, players: list[PlayerHand],
     if isinstance(settings, Rummy500Settings):
         return rummy500.score(players, settings)
     raise TypeError(f"not a variant's settings: {settings!r}")
+
+
+def deck_for(settings: Any) -> DeckSpec:
+    """The decks a game is played with, so a reading can be checked against them."""
+    if isinstance(settings, ChicagoSettings):
+        return chicago.DECK
+    if isinstance(settings, Rummy500Settings):
+        return rummy500.deck(settings)
+    return rummy.DECK
+
+
+def meld_rules_for(settings: Any) -> MeldRules:
+    """What counts as a meld in a game (Rummy and Rummy 10-card: no wild cards)."""
+    if isinstance(settings, ChicagoSettings):
+        return chicago.meld_rules(settings)
+    if isinstance(settings, Rummy500Settings):
+        return rummy500.meld_rules(settings)
+    return MeldRules(jokers_wild=False, ace_high=getattr(settings, "ace", "low") == "high_or_low")
 
 
 def score_line(line: object) -> dict[str, Any]:

@@ -7,14 +7,13 @@ side by side. Cards in the mat's hand zone, or in no valid meld, are leftovers.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.rules import chicago, rummy500
 from scorekeeper.rules.cards import Card, parse_card, pip_value
 from scorekeeper.rules.melds import MeldRules, is_meld
-from scorekeeper.rules.settings import ChicagoSettings, Rummy500Settings
+from scorekeeper.rules.scoring import deck_for, meld_rules_for
+from scorekeeper.rules.settings import ChicagoSettings
 from scorekeeper.rules.solver import solve
 from scorekeeper.vision.pairing import PhysicalCard
 
@@ -58,15 +57,6 @@ def cluster(cards: list[PhysicalCard]) -> list[list[PhysicalCard]]:
     return groups
 
 
-def _rules_for(settings: Any) -> MeldRules:
-    if isinstance(settings, ChicagoSettings):
-        return chicago.meld_rules(settings)
-    if isinstance(settings, Rummy500Settings):
-        return rummy500.meld_rules(settings)
-    ace_high = getattr(settings, "ace", "low") == "high_or_low"
-    return MeldRules(jokers_wild=False, ace_high=ace_high)
-
-
 def _split(cards: list[Card], rules: MeldRules) -> tuple[list[list[Card]], list[Card]]:
     """A group read as melds: whole if it is one, else the solver's best melds in it."""
     if is_meld(cards, rules):
@@ -75,15 +65,13 @@ def _split(cards: list[Card], rules: MeldRules) -> tuple[list[list[Card]], list[
     return [list(m) for m in sol.melds], list(sol.unmelded)
 
 
-def read_layout(cards: list[PhysicalCard], settings: Any, zones: list[str | None] | None = None,
-                decks: int = 1, jokers: int = 0) -> Layout:
+def read_layout(cards: list[PhysicalCard], settings: Any,
+                zones: list[str | None] | None = None) -> Layout:
     """Group read cards for the game's variant; `zones` gives each card's mat zone, if known."""
     zones = zones or [None] * len(cards)
     parsed = [parse_card(c.card) for c in cards]
-    counts = Counter(parsed)
-    impossible = sorted({str(c) for c, n in counts.items()
-                         if n > (jokers if c.is_joker else decks)})
-    rules = _rules_for(settings)
+    impossible = sorted(str(c) for c in deck_for(settings).too_many(parsed))
+    rules = meld_rules_for(settings)
     if isinstance(settings, ChicagoSettings):
         # Chicago: the whole hand is read; the solver finds its melds
         sol = solve(parsed, rules, pip_value)

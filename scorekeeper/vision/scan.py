@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from scorekeeper.rules import Game
-from scorekeeper.rules.settings import ChicagoSettings, Rummy500Settings
+from scorekeeper.rules.settings import ChicagoSettings
 from scorekeeper.vision.annotate import annotate
 from scorekeeper.vision.layout import read_layout
 from scorekeeper.vision.reader import CardReader
@@ -34,15 +34,6 @@ class ScanResult:
                 "ms": round(self.ms)}
 
 
-def _decks(game: Game) -> tuple[int, int]:
-    s = game.settings
-    if isinstance(s, ChicagoSettings):
-        return 2, 0
-    if isinstance(s, Rummy500Settings):
-        return s.decks, s.jokers * s.decks
-    return 1, 0
-
-
 def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | None,
                calibration: Any | None = None) -> ScanResult:
     """Read a frame for `game`; Chicago with a player also answers "may I knock?"."""
@@ -56,8 +47,7 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
             mm = ((c.box[0] + c.box[2]) / 2 / s, (c.box[1] + c.box[3]) / 2 / s)
             zone = calibration.layout.zone_of_mm(mm)
             zones.append(zone if isinstance(zone, str) or zone is None else zone[-1])
-    decks, jokers = _decks(game)
-    layout = read_layout(result.cards, game.settings, zones, decks, jokers)
+    layout = read_layout(result.cards, game.settings, zones)
     knock = None
     if isinstance(game.settings, ChicagoSettings) and player is not None and layout.hand \
             and not layout.impossible:
