@@ -17,12 +17,13 @@ pytest.importorskip("torch")
 
 def test_tiny_model_builds_exports_and_reads(tmp_path: Path) -> None:
     from scorekeeper.vision.reader import CardReader, load_image
-    from scorekeeper.vision.train import build_model
+    from scorekeeper.vision.train import Plan, build_model
 
     work, models = tmp_path / "work", tmp_path / "models"
-    meta = build_model(work, models, train_images=6, val_images=2, test_images=2, size=256,
-                       imgsz=160, epochs=1, batch=4, fraction=1.0, cls_epochs=1, seed=0,
-                       extra_epochs=(1,), cls_extra_epochs=1, fallback=True, ncnn=False)
+    plan = Plan(train_images=6, val_images=2, test_images=2, size=256, imgsz=160, epochs=1,
+                batch=4, fraction=1.0, cls_epochs=1, extra_epochs=(1,), cls_extra_epochs=1,
+                cls_width=8, fallback=True)
+    meta = build_model(work, models, plan, ncnn=False)
     assert {"cards-det.pt", "cards-det.onnx", "cards-cls.onnx", "model.json"} <= {
         p.name for p in models.iterdir()}
     assert json.loads((models / "model.json").read_text()) == meta
@@ -32,3 +33,20 @@ def test_tiny_model_builds_exports_and_reads(tmp_path: Path) -> None:
     assert result.ms > 0
     for card in result.cards:
         assert 0 <= card.confidence <= 1
+
+
+def test_classifier_crops_do_not_depend_on_worker_count(tmp_path: Path) -> None:
+    import random
+
+    import numpy as np
+
+    from scorekeeper.vision.crops import crops_from_dataset
+    from scorekeeper.vision.synth.dataset import render_dataset
+    from scorekeeper.vision.synth.fallback import fallback_deck
+
+    render_dataset(tmp_path, 3, 256, 0, "train", 1, "detector", 0.6, None, None,
+                   [fallback_deck()])
+    one = crops_from_dataset(tmp_path, random.Random(1), workers=1, shard=1)
+    two = crops_from_dataset(tmp_path, random.Random(1), workers=2, shard=1)
+    assert len(one[0]) > 0
+    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])

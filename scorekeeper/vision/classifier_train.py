@@ -13,19 +13,22 @@ from scorekeeper.vision.classes import CLASSIFIER_CLASSES
 from scorekeeper.vision.classifier import CROP
 
 
-def build_model():  # -> torch.nn.Module; torch is imported only for training
+def build_model(width: int = 16):  # -> torch.nn.Module; torch is imported only for training
+    """Four conv stages at `width`, 2×, 4× and 8× channels; 16 costs ~25 M MACs per crop."""
     from torch import nn
+
+    w = width
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
                 nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(3, 16), *block(16, 16), nn.MaxPool2d(2),
-        *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
-        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
-        *block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-        nn.Dropout(0.2), nn.Linear(128, len(CLASSIFIER_CLASSES)),
+        *block(3, w), *block(w, w), nn.MaxPool2d(2),
+        *block(w, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),
+        *block(2 * w, 4 * w), *block(4 * w, 4 * w), nn.MaxPool2d(2),
+        *block(4 * w, 8 * w), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        nn.Dropout(0.2), nn.Linear(8 * w, len(CLASSIFIER_CLASSES)),
     )
 
 
@@ -39,26 +42,33 @@ def _augment(x, gen):
     gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.6
     bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
     tint = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
-    x = (x * gain * tint + bias).clamp(0, 1)
-    return x
+    # drawn on the CPU generator (reproducible), applied where the batch lives
+    gain, bias, tint = (t.to(x.device) for t in (gain, bias, tint))
+    return (x * gain * tint + bias).clamp(0, 1)
 
 
 def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int = 128,
           seed: int = 0, val: tuple[np.ndarray, np.ndarray] | None = None,
-          init: Path | None = None, lr: float = 3e-3) -> dict:
-    """Train (or continue from `init` weights), save `out` (ONNX) and its weights (.pt)."""
+          init: Path | None = None, lr: float = 3e-3, width: int = 16) -> dict:
+    """Train (or continue from `init` weights), save `out` (ONNX) and its weights (.pt).
+
+    On a GPU the whole crop set moves to the device once: the batches are tiny, so copying
+    each from the host would cost more than the network.
+    """
     import torch
     from torch import nn
 
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    model = build_model()
+    model = build_model(width)
     if init is not None:
         model.load_state_dict(torch.load(init, map_location="cpu"))
     model = model.to(device)
     xt = torch.from_numpy(x[:, :, :, ::-1].copy()).permute(0, 3, 1, 2)  # BGR → RGB, NCHW u8
     yt = torch.from_numpy(y)
+    if device != "cpu":
+        xt, yt = xt.to(device), yt.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(xt) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -71,23 +81,26 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
         order = torch.randperm(len(xt), generator=gen)
         total, correct = 0.0, 0
         for i in range(0, len(xt), batch):
-            idx = order[i:i + batch]
+            idx = order[i:i + batch].to(xt.device)
             xb = _augment(xt[idx].float() / 255, gen).to(device)
-            yb = yt[idx].to(device)
+            yb = yt[idx]
             logits = model(xb)
             loss = loss_fn(logits, yb)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss.detach()) * len(idx)
-            correct += int((logits.argmax(1) == yb).sum())
+            total += loss.detach() * len(idx)  # tensors: no device sync per step
+            correct += (logits.argmax(1) == yb).sum()
             done += 1
+            if done % 25 and done != steps:
+                continue
             left = (time.time() - start) / done * (steps - done)
             print(f"\rclassifier epoch {epoch + 1}/{epochs} step {done}/{steps} "
-                  f"loss {total / (i + len(idx)):.3f} ~{left / 60:.1f} min left",
+                  f"loss {float(total) / (i + len(idx)):.3f} ~{left / 60:.1f} min left",
                   end="", file=sys.stderr)
-        row = {"epoch": epoch + 1, "loss": total / len(xt), "train_acc": correct / len(xt)}
+        row = {"epoch": epoch + 1, "loss": float(total) / len(xt),
+               "train_acc": int(correct) / len(xt)}
         if val is not None:
             row["val_acc"] = accuracy(model, *val)
         history.append(row)
@@ -96,7 +109,8 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     export_onnx(model, out)
-    return {"history": history, "seconds": round(time.time() - start, 1), "samples": len(xt)}
+    return {"history": history, "seconds": round(time.time() - start, 1), "samples": len(xt),
+            "width": width, "device": device}
 
 
 def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:

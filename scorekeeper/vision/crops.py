@@ -33,13 +33,11 @@ def _jitter(box: Box, rng: random.Random, amount: float) -> Box:
     return (cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2)
 
 
-def crops_from_dataset(root: Path, rng: random.Random, per_index: int = 2,
-                       negatives: float = 0.3, limit: int | None = None
-                       ) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of every labelled index (jittered `per_index` times) and of things that are not."""
+def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list[int]]:
+    root, files, seed, per_index, negatives = job
+    rng = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[int] = []
-    files = sorted((root / "cards").glob("*.json"))[:limit]
     for meta_path in files:
         image = cv2.imread(str(root / "images" / f"{meta_path.stem}.jpg"))
         if image is None:
@@ -61,6 +59,29 @@ def crops_from_dataset(root: Path, rng: random.Random, per_index: int = 2,
             if all(_iou(cand, b) < 0.15 for b in boxes):
                 xs.append(crop_index(image, cand))
                 ys.append(NONE)
+    return xs, ys
+
+
+def crops_from_dataset(root: Path, rng: random.Random, per_index: int = 2,
+                       negatives: float = 0.3, limit: int | None = None, workers: int = 1,
+                       shard: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of every labelled index (jittered `per_index` times) and of things that are not.
+
+    Scenes are cut in fixed shards, each with its own seed drawn from `rng`, so the crops
+    are the same whatever the number of worker processes.
+    """
+    files = sorted((root / "cards").glob("*.json"))[:limit]
+    shards = [files[i:i + shard] for i in range(0, len(files), shard)]
+    jobs = [(root, shard, rng.randrange(2**31), per_index, negatives) for shard in shards]
+    if workers > 1 and len(jobs) > 1:
+        from multiprocessing import Pool
+
+        with Pool(min(workers, len(jobs))) as pool:
+            parts = pool.map(_crops_of, jobs)
+    else:
+        parts = [_crops_of(job) for job in jobs]
+    xs = [x for part_x, _ in parts for x in part_x]
+    ys = [y for _, part_y in parts for y in part_y]
     if not xs:
         raise FileNotFoundError(f"no labelled images under {root}")
     return np.stack(xs), np.array(ys, dtype=np.int64)

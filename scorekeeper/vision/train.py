@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from scorekeeper.vision.classes import DETECTOR_CLASSES
@@ -38,7 +39,7 @@ def render(split: str, out: Path, count: int, size: int, seed: int,
     log(f"rendering {count} {split} scenes at {size}px into {out}")
     subprocess.run([sys.executable, "-m", "scorekeeper.vision.synth", "render", "--out", str(out),
                     "--count", str(count), "--size", str(size), "--decks", decks,
-                    "--seed", str(seed), "--workers", str(min(2, os.cpu_count() or 1))],
+                    "--seed", str(seed), "--workers", str(os.cpu_count() or 1)],
                    check=True)
 
 
@@ -49,9 +50,21 @@ def write_data_yaml(train: Path, val: Path, path: Path) -> Path:
     return path
 
 
+def _loader_workers(device: int | str) -> int:
+    """On CPU the trainer loads in the main process; a GPU needs every core feeding it.
+
+    SCOREKEEPER_LOADER_WORKERS overrides, for machines whose shared memory cannot hold
+    worker batches."""
+    if "SCOREKEEPER_LOADER_WORKERS" in os.environ:
+        return int(os.environ["SCOREKEEPER_LOADER_WORKERS"])
+    return 0 if device == "cpu" else min(16, os.cpu_count() or 1)
+
+
 def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: int,
-                   fraction: float = 1.0) -> Path:
-    from scorekeeper.vision.ultralytics_env import prepare
+                   fraction: float = 1.0, minutes: float = 0.0) -> Path:
+    """Train from the yaml (no downloaded weights); `minutes` > 0 fits the schedule to a
+    time budget instead of an epoch count (ultralytics re-plans its epochs after the first)."""
+    from scorekeeper.vision.ultralytics_env import prepare, skip_amp_check
 
     prepare()
     import torch
@@ -60,6 +73,7 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
 
     tu.NUM_THREADS = os.cpu_count() or 1
     torch.set_num_threads(os.cpu_count() or 1)
+    skip_amp_check()
     run = runs / "detector"
     last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
     done_marker = run / "done"
@@ -67,18 +81,21 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
         log("detector already trained")
         return best
     device = 0 if torch.cuda.is_available() else "cpu"
+    workers = _loader_workers(device)
     if last.exists():
         log(f"resuming detector training from {last}")
-        YOLO(str(last)).train(resume=True, workers=0, device=device)
+        YOLO(str(last)).train(resume=True, workers=workers, device=device)
     else:
-        log(f"training detector yolo11n from scratch: {epochs} epochs at {imgsz}px on {device}")
+        plan = f"{minutes:g} min" if minutes else f"{epochs} epochs"
+        log(f"training detector yolo11n from scratch: {plan} at {imgsz}px on {device}")
+        budget = {"time": minutes / 60} if minutes else {}
         YOLO("yolo11n.yaml").train(
-            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
+            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=workers,
             device=device, project=str(runs.resolve()), name="detector", exist_ok=True,
-            pretrained=False,
+            pretrained=False, cache=device != "cpu", val=not minutes, **budget,
             amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
-            fraction=fraction, mosaic=1.0, close_mosaic=max(1, epochs // 5), scale=0.35,
-            translate=0.1,
+            fraction=fraction, mosaic=1.0, close_mosaic=3 if minutes else max(1, epochs // 5),
+            scale=0.35, translate=0.1,
             hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, patience=0, seed=0, deterministic=False)
     done_marker.write_text("ok\n")
     return best
@@ -86,13 +103,13 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
 
 def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epochs: int,
                       batch: int, fraction: float = 1.0, name: str = "detector-2",
-                      lr0: float = 0.005) -> Path:
+                      lr0: float = 0.005, minutes: float = 0.0) -> Path:
     """A second, shorter schedule from the first one's weights: a fresh warm-up and decay.
 
     Splitting training in two lets a 2-core machine stop after either stage with a usable
     model, and resume each stage on its own.
     """
-    from scorekeeper.vision.ultralytics_env import prepare
+    from scorekeeper.vision.ultralytics_env import prepare, skip_amp_check
 
     prepare()
     import torch
@@ -100,6 +117,7 @@ def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epoc
     from ultralytics import YOLO
 
     tu.NUM_THREADS = os.cpu_count() or 1
+    skip_amp_check()
     run = runs / name
     last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
     if (run / "done").exists() and best.exists():
@@ -107,12 +125,15 @@ def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epoc
         return best
     device = 0 if torch.cuda.is_available() else "cpu"
     if last.exists():
-        YOLO(str(last)).train(resume=True, workers=0, device=device)
+        YOLO(str(last)).train(resume=True, workers=_loader_workers(device), device=device)
     else:
-        log(f"continuing the detector for {epochs} epochs from {start}")
-        YOLO(str(start)).train(
-            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=0,
-            device=device, project=str(runs.resolve()), name=name, exist_ok=True,
+        log(f"continuing the detector for {f'{minutes:g} min' if minutes else epochs} "
+            f"from {start}")
+        budget = {"time": minutes / 60, "val": False} if minutes else {}
+        YOLO(str(start)).train(**budget,
+            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch,
+            workers=_loader_workers(device), device=device, project=str(runs.resolve()),
+            name=name, exist_ok=True,
             amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
             fraction=fraction, mosaic=1.0, close_mosaic=1, scale=0.35, translate=0.1,
             hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, lr0=lr0, warmup_epochs=0.5, patience=0,
@@ -122,7 +143,8 @@ def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epoc
 
 
 def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,
-                     limit: int | None = None, extra_epochs: int = 0) -> dict:
+                     limit: int | None = None, extra_epochs: int = 0, width: int = 16,
+                     per_index: int = 1, batch: int = 128) -> dict:
     from scorekeeper.vision import classifier_train
     from scorekeeper.vision.crops import crops_from_dataset
 
@@ -132,15 +154,18 @@ def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,
         return json.loads(stats_path.read_text())
     rng = random.Random(seed)
     log("cutting classifier crops from the rendered scenes")
-    x, y = crops_from_dataset(train, rng, per_index=1, limit=limit)
-    vx, vy = crops_from_dataset(val, rng, per_index=1)
+    workers = os.cpu_count() or 1
+    x, y = crops_from_dataset(train, rng, per_index=per_index, limit=limit, workers=workers)
+    vx, vy = crops_from_dataset(val, rng, per_index=1, workers=workers)
     log(f"{len(x)} training crops, {len(vx)} validation crops")
-    stats = classifier_train.train(x, y, out, epochs=epochs, seed=seed, val=(vx, vy))
+    stats = classifier_train.train(x, y, out, epochs=epochs, seed=seed, val=(vx, vy),
+                                   width=width, batch=batch)
     if extra_epochs:  # a second, gentler schedule from the first one's weights
         first = out.with_name(out.stem + "-first.pt")
         out.with_suffix(".pt").replace(first)
         more = classifier_train.train(x, y, out, epochs=extra_epochs, seed=seed + 1,
-                                      val=(vx, vy), init=first, lr=1e-3)
+                                      val=(vx, vy), init=first, lr=1e-3, width=width,
+                                      batch=batch)
         stats = {**more, "first": stats}
     stats_path.write_text(json.dumps(stats, indent=1))
     return stats
@@ -169,40 +194,96 @@ def export_detector(best: Path, imgsz: int, models: Path = MODELS,
     return files
 
 
-def build_model(work: Path, models: Path, *, train_images: int, val_images: int,
-                test_images: int, size: int, imgsz: int, epochs: int, batch: int,
-                fraction: float, cls_epochs: int, seed: int, cls_images: int | None = None,
-                extra_epochs: tuple[int, ...] = (), cls_extra_epochs: int = 0,
-                fallback: bool = False,
-                ncnn: bool = True) -> dict:
-    """Every stage, each skipped when its output exists; returns the model.json written."""
+@dataclass(frozen=True)
+class Plan:
+    """Sizes of one `make model` run: the CPU plan fits 2 hours on 2 cores; the GPU plan
+    is what a GPU machine (16 cores feeding it) trains in about 10 minutes."""
+
+    train_images: int = 3000
+    val_images: int = 200
+    test_images: int = 300
+    size: int = 640
+    imgsz: int = 416
+    epochs: int = 5
+    extra_epochs: tuple[int, ...] = (4,)
+    minutes: float = 0.0  # > 0: the detector trains for this long instead of `epochs`
+    fraction: float = 0.7
+    batch: int = 16
+    cls_epochs: int = 10
+    cls_extra_epochs: int = 4
+    cls_images: int | None = None
+    cls_width: int = 16
+    cls_per_index: int = 1
+    cls_batch: int = 128
+    seed: int = 0
+    fallback: bool = False
+
+
+PLANS = {
+    "cpu": Plan(),
+    "gpu": Plan(train_images=8000, val_images=300, epochs=60, extra_epochs=(), minutes=5.5,
+                fraction=1.0, batch=64, cls_epochs=16, cls_extra_epochs=0, cls_width=24,
+                cls_per_index=1, cls_batch=512),
+}
+
+
+def build_model(work: Path, models: Path, plan: Plan, *, ncnn: bool = True,
+                stages: str = "all") -> dict:
+    """Every stage, each skipped when its output exists; returns the model.json written.
+
+    `stages` runs only "classifier" or "detector" (a GPU machine runs both at once), or
+    "export" (detector weights trained elsewhere → runtime files and model.json).
+    """
     start = time.time()
     train, val, test = work / "train", work / "val", work / "test"
-    render("train", train, train_images, size, seed, fallback)
-    render("val", val, val_images, size, seed + 1, fallback)
-    render("test", test, test_images, size, seed + 2, fallback)
+    if stages != "export":
+        render("train", train, plan.train_images, plan.size, plan.seed, plan.fallback)
+        render("val", val, plan.val_images, plan.size, plan.seed + 1, plan.fallback)
+    if stages == "all":
+        render("test", test, plan.test_images, plan.size, plan.seed + 2, plan.fallback)
     data_yaml = write_data_yaml(train, val, work / "data.yaml")
-    cls_stats = train_classifier(train, val, models / "cards-cls.onnx", cls_epochs, seed,
-                                 cls_images, cls_extra_epochs)
-    best = train_detector(data_yaml, work / "runs", imgsz, epochs, batch, fraction)
-    # further stages, each a fresh short schedule at a lower rate: 0.005, 0.003, ...
-    for stage, stage_epochs in enumerate(extra_epochs, start=2):
-        best = continue_detector(best, data_yaml, work / "runs", imgsz, stage_epochs, batch,
-                                 fraction, name=f"detector-{stage}",
-                                 lr0=STAGE_LR[min(stage - 2, len(STAGE_LR) - 1)])
-    files = export_detector(best, imgsz, models, ncnn)
+    cls_stats: dict = {}
+    if stages in ("all", "classifier"):
+        cls_stats = train_classifier(train, val, models / "cards-cls.onnx", plan.cls_epochs,
+                                     plan.seed, plan.cls_images, plan.cls_extra_epochs,
+                                     plan.cls_width, plan.cls_per_index, plan.cls_batch)
+        if stages == "classifier":
+            return cls_stats
+    best = work / "runs" / "detector" / "weights" / "best.pt"
+    if stages != "export":
+        best = train_detector(data_yaml, work / "runs", plan.imgsz, plan.epochs, plan.batch,
+                              plan.fraction, plan.minutes)
+        # further stages, each a fresh short schedule at a lower rate: 0.005, 0.003, ...
+        for stage, stage_epochs in enumerate(plan.extra_epochs, start=2):
+            best = continue_detector(best, data_yaml, work / "runs", plan.imgsz, stage_epochs,
+                                     plan.batch, plan.fraction, name=f"detector-{stage}",
+                                     lr0=STAGE_LR[min(stage - 2, len(STAGE_LR) - 1)])
+        if stages == "detector":
+            return {"best": str(best)}
+    stats_path = models / "cards-cls.json"
+    if not cls_stats and stats_path.exists():
+        cls_stats = json.loads(stats_path.read_text())
+    files = export_detector(best, plan.imgsz, models, ncnn)
     meta = {
         "runtime": "onnx",
-        "detector": {"names": list(DETECTOR_CLASSES), "imgsz": imgsz, "infer_imgsz": 0,
+        "detector": {"names": list(DETECTOR_CLASSES), "imgsz": plan.imgsz, "infer_imgsz": 0,
                      "scale": 0.75, "conf": 0.25, **files},
         "classifier": {"onnx": "cards-cls.onnx", "crop": 48},
-        "training": {"train_images": train_images, "fraction": fraction, "size": size,
-                     "imgsz": imgsz, "epochs": epochs, "extra_epochs": list(extra_epochs),
-                     "cls_epochs": cls_epochs, "cls_extra_epochs": cls_extra_epochs,
+        "training": {**{k: v for k, v in asdict(plan).items() if k != "fallback"},
+                     "detector_results": _results_rows(best),
                      "classifier": cls_stats, "seconds": round(time.time() - start)},
     }
-    (models / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
-    return meta
+    text = json.dumps(meta, indent=1) + "\n"
+    (models / "model.json").write_text(text)
+    return json.loads(text)  # as the reader will see it (tuples become lists)
+
+
+def _results_rows(best: Path) -> list[str]:
+    """The per-epoch figures of every detector stage, kept with the shipped model."""
+    rows: list[str] = []
+    for results in sorted(best.parents[2].glob("detector*/results.csv")):
+        rows += results.read_text().splitlines()
+    return rows
 
 
 def evaluate_model(models: Path, test: Path) -> dict:
@@ -219,38 +300,47 @@ def evaluate_model(models: Path, test: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="make model")
-    ap.add_argument("--train-images", type=int, default=3000)
-    ap.add_argument("--val-images", type=int, default=200)
-    ap.add_argument("--test-images", type=int, default=300)
-    ap.add_argument("--size", type=int, default=640, help="rendered scene size")
-    ap.add_argument("--imgsz", type=int, default=416, help="detector input size")
-    ap.add_argument("--epochs", type=int, default=5)
-    ap.add_argument("--extra-epochs", type=int, nargs="*", default=[4],
-                    help="epochs of each detector stage after the first")
-    ap.add_argument("--cls-extra-epochs", type=int, default=4,
-                    help="classifier epochs continued at a lower rate")
-    ap.add_argument("--fraction", type=float, default=0.7, help="share of images per epoch")
-    ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--cls-epochs", type=int, default=10)
-    ap.add_argument("--cls-images", type=int, default=None, help="scenes cut into crops")
+    ap.add_argument("--plan", choices=["auto", *PLANS], default="auto",
+                    help="sizes: 'gpu' when CUDA is present (auto), else 'cpu'")
+    ap.add_argument("--stages", choices=["all", "classifier", "detector", "export"],
+                    default="all")
+    ap.add_argument("--no-eval", action="store_true", help="skip the evaluation")
     ap.add_argument("--work", type=Path, default=DATA / "model-work")
     ap.add_argument("--models", type=Path, default=MODELS)
     ap.add_argument("--skip-art", action="store_true")
-    ap.add_argument("--seed", type=int, default=0)
+    for field in fields(Plan):  # every size can be overridden: --train-images 500 ...
+        if field.name != "fallback":
+            flag = "--" + field.name.replace("_", "-")
+            kind = {"tuple[int, ...]": int, "int | None": int}.get(str(field.type),
+                                                                    type(field.default))
+            nargs = "*" if str(field.type).startswith("tuple") else None
+            ap.add_argument(flag, type=kind, nargs=nargs, default=None)
     args = ap.parse_args(argv)
+    name = args.plan if args.plan != "auto" else "gpu" if _has_cuda() else "cpu"
+    overrides = {f.name: getattr(args, f.name) for f in fields(Plan)
+                 if f.name != "fallback" and getattr(args, f.name) is not None}
+    if "extra_epochs" in overrides:
+        overrides["extra_epochs"] = tuple(overrides["extra_epochs"])
+    plan = replace(PLANS[name], **overrides)
+    log(f"plan {name}: {plan}")
     start = time.time()
     if not args.skip_art:
         subprocess.run(["bash", str(ROOT / "scripts" / "install_card_art.sh")], check=True)
-    build_model(args.work, args.models, train_images=args.train_images,
-                val_images=args.val_images, test_images=args.test_images, size=args.size,
-                imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
-                fraction=args.fraction, cls_epochs=args.cls_epochs, seed=args.seed,
-                cls_images=args.cls_images, extra_epochs=tuple(args.extra_epochs),
-                cls_extra_epochs=args.cls_extra_epochs)
-    log("evaluating")
-    evaluate_model(args.models, args.work / "test")
+    build_model(args.work, args.models, plan, stages=args.stages)
+    if args.stages in ("all", "export") and not args.no_eval:
+        log("evaluating")
+        render("test", args.work / "test", plan.test_images, plan.size, plan.seed + 2)
+        evaluate_model(args.models, args.work / "test")
     log(f"done in {(time.time() - start) / 60:.1f} min")
     return 0
+
+
+def _has_cuda() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
 
 
 if __name__ == "__main__":

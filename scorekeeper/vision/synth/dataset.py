@@ -117,7 +117,7 @@ def render_dataset(out: Path, count: int, size: int | tuple[int, int] = 640, see
     resumed = count - len(todo)
     job = Job(out, wh, seed, split, classes, index_min_visible, cards_dir, test_decks)
     start, done, last = time.monotonic(), resumed, 0.0
-    workers = max(1, min(2, workers))
+    workers = max(1, workers)
     if workers == 1 or len(todo) < 4:
         _init(job, decks)
         results = map(render_one, todo)

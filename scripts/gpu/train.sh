@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# `make model`'s GPU plan on a GPU machine that has no package access (see models/README.md).
+#
+# Carried beside the repo in .gpu/: wheels/ (ultralytics, pydantic and their pure-Python
+# needs for the machine's Python) and cards/ (the art cache, packed by scripts/gpu/art.py).
+# Everything is fitted to BUDGET seconds: a smoke run first (fails in seconds, not minutes),
+# then as many scenes as RENDER_S allows, then the classifier and the detector side by side,
+# the detector on ultralytics' time budget. Outputs land in $OUT.
+set -euo pipefail
+BUDGET=${BUDGET:-540}
+RENDER_S=${RENDER_S:-110}
+FIRST=${FIRST:-1000}  # scenes rendered to measure the rate
+OUT=${OUT:-/tmp/gpu-out}
+mkdir -p "$OUT"
+t0=$SECONDS
+say() { echo "[gpu $((SECONDS - t0))s] $*"; }
+export PYTHONUNBUFFERED=1 YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0
+if [ -z "${SKIP_INSTALL:-}" ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site \
+    .gpu/wheels/*.whl
+fi
+# ultralytics reads its results.csv back with polars inside a try: a stub is enough.
+mkdir -p /tmp/stub/polars
+echo 'def read_csv(*a, **k): raise RuntimeError("polars is not installed")' \
+  >/tmp/stub/polars/__init__.py
+export PYTHONPATH=/tmp/site:/tmp/stub:$PWD
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
+python3 -c 'import torch, ultralytics, pydantic; print(torch.__version__, ultralytics.__version__, torch.cuda.is_available())'
+python3 scripts/gpu/art.py unpack .gpu/cards data/cards
+say "art unpacked"
+
+TRAIN="python3 -m scorekeeper.vision.train --plan gpu --skip-art --no-eval"
+say "smoke run"
+$TRAIN --work /tmp/smoke --models /tmp/smoke/models --stages classifier --train-images 24 \
+  --val-images 8 --cls-epochs 1 >"$OUT/smoke.log" 2>&1
+smoke_detector() {
+  $TRAIN --work /tmp/smoke --models /tmp/smoke/models --stages detector --train-images 24 \
+    --val-images 8 --minutes 0.3 --epochs 3 --batch 8 >>"$OUT/smoke.log" 2>&1
+}
+if ! smoke_detector; then  # most likely loader workers without shared memory: load in-process
+  tail -c 2000 "$OUT/smoke.log"
+  export SCOREKEEPER_LOADER_WORKERS=0
+  rm -rf /tmp/smoke/runs
+  smoke_detector
+fi
+say "smoke ok"
+
+WORK=${WORK:-data/model-work}
+python3 - "$RENDER_S" "$WORK" "$FIRST" <<'PY'
+import sys, time
+from pathlib import Path
+from scorekeeper.vision.train import PLANS, render
+budget, work, first = float(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+plan = PLANS["gpu"]
+start = time.time()
+render("val", work / "val", plan.val_images, plan.size, plan.seed + 1)
+had = len(list((work / "train" / "cards").glob("*.json")))
+t = time.time()
+render("train", work / "train", first, plan.size, plan.seed)
+rate = max(0, first - had) / (time.time() - t) if first > had else 10.0
+count = int(min(20000, first + rate * max(0.0, budget - (time.time() - start))))
+render("train", work / "train", count, plan.size, plan.seed)
+(work / "train_count").write_text(str(count))
+print(f"rendered {count} train scenes at {rate:.0f}/s", file=sys.stderr)
+PY
+N=$(cat $WORK/train_count)
+say "rendered $N"
+left=$((BUDGET - (SECONDS - t0) - 75))
+MIN=$(python3 -c "print(round($left / 60, 2))")
+say "detector gets $MIN min"
+# a models folder of its own: the repo's committed classifier must not count as trained
+RUN="$TRAIN --work $WORK --models $WORK/models --train-images $N"
+$RUN --stages classifier >"$OUT/classifier.log" 2>&1 &
+cls=$!
+$RUN --stages detector --minutes "$MIN" >"$OUT/detector.log" 2>&1 || say "detector failed"
+wait $cls || say "classifier failed"
+say "trained"
+cp $WORK/runs/detector/weights/best.pt "$OUT/cards-det.pt" || true
+cp $WORK/runs/detector/results.csv "$OUT/results.csv" || true
+cp $WORK/models/cards-cls.pt $WORK/models/cards-cls.json "$OUT/" || true
+tail -c 3000 "$OUT/detector.log"; tail -c 1500 "$OUT/classifier.log"
+say "done"
