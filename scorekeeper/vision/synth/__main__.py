@@ -1,8 +1,9 @@
-"""`python -m scorekeeper.vision.synth {install-art,render,preview}`.
+"""`python -m scorekeeper.vision.synth {install-art,render,preview,table}`.
 
     install-art  rasterise the card art installed by scripts/install_card_art.sh
     render       write a YOLO dataset: images/*.jpg, labels/*.txt, cards/*.json
     preview      a few scenes with their labels drawn, to look at
+    table        the named test tables (tests/fixtures/layouts): NAME.jpg + NAME.json
 """
 
 from __future__ import annotations
@@ -31,6 +32,51 @@ def _decks(args: argparse.Namespace) -> list | None:
     return load_decks(args.decks, args.cards, args.test_decks)
 
 
+def _dump_truth(truth: dict) -> str:
+    """JSON with one line per group and per card, so a fixture's truth reads at a glance."""
+    import json
+
+    lines = []
+    for key, value in truth.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            items = ",\n".join(f"  {json.dumps(v)}" for v in value)
+            lines.append(f' "{key}": [\n{items}\n ]')
+        else:
+            lines.append(f' "{key}": {json.dumps(value)}')
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _tables(args: argparse.Namespace) -> list[Path]:
+    import cv2
+
+    from scorekeeper.vision.synth import tables
+    from scorekeeper.vision.synth.deckset import REPO, default_cards_dir, load_deck
+
+    unknown = set(args.names) - set(tables.LAYOUTS)
+    if unknown:
+        raise SystemExit(f"unknown layout(s) {', '.join(sorted(unknown))}; "
+                         f"have {', '.join(tables.LAYOUTS)}")
+    deck = load_deck((args.cards or default_cards_dir()) / args.deck)
+    if "JK" not in deck.by_card:
+        art = None
+        if args.deck.startswith("kennard_"):
+            design = "4color-bf" if "4color" in args.deck else "2color"
+            art = tables.kennard_joker_art(args.npm or REPO / "data" / "npm" / "package", design)
+        deck = tables.with_joker(deck, art)
+    args.out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for i, name in enumerate(args.names or tables.LAYOUTS):
+        layout = tables.LAYOUTS[name]
+        image, truth = tables.render_table(layout["spec"], deck, (args.width, args.height),
+                                           seed=args.seed + i, surface=layout["surface"])
+        jpg = args.out / f"{name}.jpg"
+        cv2.imwrite(str(jpg), image, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
+        truth = {"name": name, "image": jpg.name, "spec": layout["spec"], **truth}
+        (args.out / f"{name}.json").write_text(_dump_truth(truth))
+        written.append(jpg)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m scorekeeper.vision.synth", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -54,6 +100,19 @@ def main(argv: list[str] | None = None) -> int:
     _common(pre)
     pre.add_argument("--out", type=Path, required=True)
     pre.add_argument("--count", type=int, default=8)
+    tab = sub.add_parser("table", help="the named tables of tables.LAYOUTS, JPEG + JSON truth")
+    tab.add_argument("--out", type=Path, required=True)
+    tab.add_argument("--deck", default="kennard_2color",
+                     help="installed deck to draw with (only kennard_* art is CC0)")
+    tab.add_argument("--cards", type=Path, default=None, help="art cache (default data/cards)")
+    tab.add_argument("--npm", type=Path, default=None,
+                     help="react-playing-cards package, for the Kennard joker picture "
+                          "(default data/npm/package)")
+    tab.add_argument("--width", type=int, default=1280)
+    tab.add_argument("--height", type=int, default=960)
+    tab.add_argument("--quality", type=int, default=85, help="JPEG quality")
+    tab.add_argument("--seed", type=int, default=0)
+    tab.add_argument("names", nargs="*", help="layouts to write (default: all)")
     args = ap.parse_args(argv)
 
     if args.cmd == "install-art":
@@ -77,6 +136,10 @@ def main(argv: list[str] | None = None) -> int:
                            args.classes, args.index_min_visible, args.cards, args.test_decks,
                            decks)
         print(f"rendered {n} new images into {args.out}", file=sys.stderr)
+        return 0
+    if args.cmd == "table":
+        for path in _tables(args):
+            print(path)
         return 0
     from scorekeeper.vision.synth.preview import write_previews
 
