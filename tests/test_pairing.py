@@ -48,3 +48,36 @@ def test_a_whole_card_detection_claims_its_own_corners() -> None:
     assert sorted((c.card, len(c.indices)) for c in cards) == [("2C", 1), ("KS", 2)]
     ks = next(c for c in cards if c.card == "KS")
     assert ks.box == (0, 0, 63, 88)
+
+
+def test_a_whole_card_claims_a_corner_whose_suit_was_misread() -> None:
+    card = Detection((0, 0, 63, 88), 1, 0.9)
+    sure = IndexReading(Detection((5, 4, 15, 24), 0, 0.9), "KS", 0.95)
+    glare = IndexReading(Detection((48, 64, 58, 84), 0, 0.9), "KC", 0.6)
+    cards = pair_indices([sure, glare], [card])
+    assert [(c.card, len(c.indices)) for c in cards] == [("KS", 2)]
+
+
+def test_a_whole_card_never_claims_a_corner_of_another_rank() -> None:
+    card = Detection((0, 0, 63, 88), 1, 0.9)
+    cards = pair_indices([idx("9H", 10, 14), idx("6H", 53, 74)], [card])
+    assert sorted(c.card for c in cards) == ["6H", "9H"]
+
+
+def test_a_joker_read_in_a_court_cards_art_is_not_a_card() -> None:
+    card = Detection((0, 0, 63, 88), 1, 0.9)
+    art = IndexReading(Detection((25, 30, 40, 55), 0, 0.4), "JK", 0.7)
+    cards = pair_indices([idx("QD", 10, 14), art], [card])
+    assert [c.card for c in cards] == ["QD"]
+
+
+def test_a_real_joker_with_its_own_card_box_stays() -> None:
+    queen, joker = Detection((0, 0, 63, 88), 1, 0.9), Detection((100, 0, 163, 88), 1, 0.9)
+    cards = pair_indices([idx("QD", 10, 14), idx("JK", 110, 14)], [queen, joker])
+    assert sorted(c.card for c in cards) == ["JK", "QD"]
+
+
+def test_two_identical_cards_each_in_its_own_box_stay_two() -> None:
+    a, b = Detection((0, 0, 63, 88), 1, 0.9), Detection((70, 0, 133, 88), 1, 0.9)
+    cards = pair_indices([idx("7S", 10, 14), idx("7S", 80, 14)], [a, b])
+    assert [c.card for c in cards] == ["7S", "7S"]

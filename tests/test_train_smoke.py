@@ -21,7 +21,7 @@ def test_tiny_model_builds_exports_and_reads(tmp_path: Path) -> None:
 
     work, models = tmp_path / "work", tmp_path / "models"
     plan = Plan(train_images=6, val_images=2, test_images=2, size=256, imgsz=160, epochs=1,
-                batch=4, fraction=1.0, cls_epochs=1, extra_epochs=(1,), cls_extra_epochs=1,
+                batch=4, fraction=1.0, cls_epochs=1, extra_epochs=(1,), cls_extra_epochs=(1,),
                 cls_width=8, fallback=True)
     meta = build_model(work, models, plan, ncnn=False)
     assert {"cards-det.pt", "cards-det.onnx", "cards-cls.onnx", "model.json"} <= {

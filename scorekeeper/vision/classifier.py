@@ -35,18 +35,32 @@ def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
 
 
 class IndexClassifier:
-    def __init__(self, path: Path) -> None:
+    """`turns`: also read each crop turned 90°, 180° and 270° and average the four answers.
+
+    The network was trained on all four turns under one label (an index lies at any angle),
+    so the turns are free extra looks at the same crop: fewer misreads for 4× a small cost.
+    """
+
+    def __init__(self, path: Path, turns: bool = True) -> None:
         import onnxruntime as ort
 
         self.session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         self.input = self.session.get_inputs()[0].name
+        self.turns = turns
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        x = crops_to_tensor(crops)
+        looks = [np.ascontiguousarray(np.rot90(x, k, axes=(2, 3)))
+                 for k in (range(4) if self.turns else range(1))]
+        logits = self.session.run(None, {self.input: np.concatenate(looks)})[0]
+        z = logits - logits.max(1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(1, keepdims=True)
+        return p.reshape(len(looks), len(crops), -1).mean(0)
 
     def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
         if not crops:
             return []
-        logits = self.session.run(None, {self.input: crops_to_tensor(crops)})[0]
-        z = logits - logits.max(1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(1, keepdims=True)
+        p = self.probabilities(crops)
         best = p.argmax(1)
         return [(CLASSIFIER_CLASSES[k], float(p[i, k])) for i, k in enumerate(best)]

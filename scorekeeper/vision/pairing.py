@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from scorekeeper.vision.classes import rank_of
 from scorekeeper.vision.detectors.base import Detection
+
+JOKER = "JK"
 
 # The two index centres of a standard card (63 × 88 mm, indices ~20 mm tall) lie about
 # 4 index-lengths apart; allow for other designs and for perspective.
@@ -60,10 +63,13 @@ def pair_indices(indices: list[IndexReading], cards: list[Detection]) -> list[Ph
         if not inside:
             continue
         best = inside[0]
-        partner = [r for r in inside[1:] if r.card == best.card]
-        group = [best, *partner[:1]]
-        for r in group:
+        # its other corner: the same rank (glare flips a suit far more often than a rank)
+        partner = [r for r in inside[1:] if rank_of(r.card) == rank_of(best.card)][:1]
+        # a joker "read" inside a card that already shows its own corner is court-card art
+        art = [r for r in inside[1:] if r.card == JOKER != best.card and r not in partner]
+        for r in (best, *partner, *art):
             free.remove(r)
+        group = [best, *partner]
         out.append(PhysicalCard(best.card, _confidence(group), card_det.box, tuple(group)))
     # 2. two free corners of one card: same reading, a card's diagonal apart, mutual best
     used: set[int] = set()

@@ -61,7 +61,8 @@ class CardReader:
         self.names = tuple(det["names"])
         self.detector = create_detector(config, self.names)
         self.two_stage = self.names[:2] == ("index", "card")
-        self.classifier = IndexClassifier(models / meta["classifier"]["onnx"]) \
+        cls = meta.get("classifier", {})
+        self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False)) \
             if self.two_stage else None
         self.runtime = runtime
 
