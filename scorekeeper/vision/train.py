@@ -254,7 +254,8 @@ def build_model(work: Path, models: Path, plan: Plan, *, ncnn: bool = True,
                                      plan.cls_width, plan.cls_per_index, plan.cls_batch)
         if stages == "classifier":
             return cls_stats
-    best = work / "runs" / "detector" / "weights" / "best.pt"
+    last_stage = f"detector-{len(plan.extra_epochs) + 1}" if plan.extra_epochs else "detector"
+    best = work / "runs" / last_stage / "weights" / "best.pt"
     if stages != "export":
         best = train_detector(data_yaml, work / "runs", plan.imgsz, plan.epochs, plan.batch,
                               plan.fraction, plan.minutes)
@@ -273,7 +274,7 @@ def build_model(work: Path, models: Path, plan: Plan, *, ncnn: bool = True,
         "runtime": "onnx",
         "detector": {"names": list(DETECTOR_CLASSES), "imgsz": plan.imgsz, "infer_imgsz": 0,
                      "scale": 0.75, "conf": 0.25, **files},
-        "classifier": {"onnx": "cards-cls.onnx", "crop": 48},
+        "classifier": {"onnx": "cards-cls.onnx", "crop": 48, "turns": True},
         "training": {**{k: v for k, v in asdict(plan).items() if k != "fallback"},
                      "detector_results": _results_rows(best),
                      "classifier": cls_stats, "seconds": round(time.time() - start)},
