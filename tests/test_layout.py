@@ -63,3 +63,29 @@ def test_a_card_the_decks_cannot_hold_is_flagged() -> None:
     cards = [card("7H", 0, 0), card("7H", 300, 0)]
     assert read_layout(cards, RummySettings()).impossible == ["7H"]
     assert read_layout(cards, ChicagoSettings()).impossible == []
+
+
+def index_only(code: str, x: float, y: float, w: float = 17, h: float = 41) -> PhysicalCard:
+    """An under-card of a meld: only its corner index shows."""
+    box = (x, y, x + w, y + h)
+    return PhysicalCard(code, 0.9, box, (IndexReading(Detection(box, 0, 0.9), code, 0.9),))
+
+
+def test_a_jokers_small_index_does_not_cut_it_off_its_meld() -> None:
+    # measured on a rendered table: 9C and 10C under-cards, the joker's star index is
+    # smaller than a rank index, QC lies on top (its whole card seen, 145 × 201 px)
+    qc_index = IndexReading(Detection((368, 180, 385, 221), 0, 0.9), "QC", 0.9)
+    cards = [index_only("9C", 268, 178), index_only("10C", 302, 180),
+             index_only("JK", 339, 181, w=24, h=22),
+             PhysicalCard("QC", 0.9, (364, 168, 509, 370), (qc_index,))]
+    assert [[c.card for c in g] for g in cluster(cards)] == [["9C", "10C", "JK", "QC"]]
+    layout = read_layout(cards, Rummy500Settings())
+    assert layout.melds == [["9C", "10C", "JK", "QC"]]
+
+
+def test_melds_a_card_width_apart_stay_apart() -> None:
+    qh = IndexReading(Detection((10, 10, 27, 51), 0, 0.9), "QH", 0.9)
+    left = [index_only("7H", 0, 0), index_only("8H", 38, 0),
+            PhysicalCard("9H", 0.9, (76, 0, 221, 201), (qh,))]
+    right = [index_only("KS", 370, 0), index_only("KD", 408, 0), index_only("KC", 446, 0)]
+    assert sorted(len(g) for g in cluster(left + right)) == [3, 3]

@@ -8,6 +8,7 @@ side by side. Cards in the mat's hand zone, or in no valid meld, are leftovers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from statistics import median
 from typing import Any
 
 from scorekeeper.rules.cards import Card, parse_card, pip_value
@@ -17,7 +18,8 @@ from scorekeeper.rules.settings import ChicagoSettings
 from scorekeeper.rules.solver import solve
 from scorekeeper.vision.pairing import PhysicalCard
 
-NEIGHBOUR_GAP = 0.6  # cards closer than this × their size belong to one group
+NEIGHBOUR_GAP = 0.25  # cards closer than this × the scene's card size belong to one group
+CARD_PER_INDEX = 4.9  # a card's long side in index long sides (standard 88 mm card)
 
 
 @dataclass
@@ -31,8 +33,28 @@ def _size(c: PhysicalCard) -> float:
     return max(c.box[2] - c.box[0], c.box[3] - c.box[1])
 
 
-def _near(a: PhysicalCard, b: PhysicalCard) -> bool:
-    gap = NEIGHBOUR_GAP * min(_size(a), _size(b))
+def _box_size(box: tuple[float, float, float, float]) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def card_scale(cards: list[PhysicalCard]) -> float:
+    """One card's long side in pixels: all cards under one camera share it.
+
+    Measured on whole cards where the detector saw any, else from the indices. A card
+    known only by its index box must not shrink the gap: a joker's small index would
+    otherwise cut it off from the meld it stands in.
+    """
+    index_sizes = [_box_size(r.det.box) for c in cards for r in c.indices]
+    whole = [_size(c) for c in cards
+             if c.indices and _size(c) > 2.5 * max(_box_size(r.det.box) for r in c.indices)]
+    if whole:
+        return median(whole)
+    if index_sizes:
+        return CARD_PER_INDEX * median(index_sizes)
+    return median(_size(c) for c in cards) if cards else 0.0
+
+
+def _near(a: PhysicalCard, b: PhysicalCard, gap: float) -> bool:
     return not (a.box[2] + gap < b.box[0] or b.box[2] + gap < a.box[0]
                 or a.box[3] + gap < b.box[1] or b.box[3] + gap < a.box[1])
 
@@ -41,6 +63,7 @@ def cluster(cards: list[PhysicalCard]) -> list[list[PhysicalCard]]:
     """Connected groups of cards that touch or nearly touch, left to right within a group."""
     groups: list[list[PhysicalCard]] = []
     seen: set[int] = set()
+    gap = NEIGHBOUR_GAP * card_scale(cards)
     for i in range(len(cards)):
         if i in seen:
             continue
@@ -50,7 +73,7 @@ def cluster(cards: list[PhysicalCard]) -> list[list[PhysicalCard]]:
             j = stack.pop()
             group.append(cards[j])
             for k in range(len(cards)):
-                if k not in seen and _near(cards[j], cards[k]):
+                if k not in seen and _near(cards[j], cards[k], gap):
                     seen.add(k)
                     stack.append(k)
         groups.append(sorted(group, key=lambda c: (c.box[0], c.box[1])))

@@ -52,8 +52,10 @@ class CardReader:
         if runtime == "onnx":
             config = OnnxConfig(path=models / det["onnx"], **common)
         elif runtime == "ncnn":
-            # NCNN's export has fixed shapes: it runs at the size it was exported at
-            config = NcnnConfig(path=models / det["ncnn"], **{**common, "imgsz": det["imgsz"]})
+            # NCNN's export has fixed shapes: it runs at the size it was exported at, the
+            # camera's working size (0.75 × 1280 for the default 1280 × 960 frame)
+            size = det.get("ncnn_imgsz", det["imgsz"])
+            config = NcnnConfig(path=models / det["ncnn"], **{**common, "imgsz": size})
         elif runtime == "torch":
             config = TorchConfig(path=models / det["pt"], **common)
         else:

@@ -173,8 +173,11 @@ def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,
     return stats
 
 
+NCNN_IMGSZ = 960  # NCNN runs at one size: 0.75 × the long side of a 1280 × 960 camera frame
+
+
 def export_detector(best: Path, imgsz: int, models: Path = MODELS,
-                    ncnn: bool = True) -> dict[str, str]:
+                    ncnn: bool = True) -> dict[str, str | int]:
     from scorekeeper.vision.ultralytics_env import prepare
 
     prepare()
@@ -185,12 +188,13 @@ def export_detector(best: Path, imgsz: int, models: Path = MODELS,
     shutil.copy(best, pt)
     # dynamic input: the reader sizes each frame's input to keep cards at the trained scale
     onnx = Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=True))
-    files = {"pt": pt.name, "onnx": onnx.name}
+    files: dict[str, str | int] = {"pt": pt.name, "onnx": onnx.name}
     if not ncnn:
         return files
     try:
-        ncnn_dir = Path(YOLO(str(pt)).export(format="ncnn", imgsz=imgsz))
+        ncnn_dir = Path(YOLO(str(pt)).export(format="ncnn", imgsz=NCNN_IMGSZ))
         files["ncnn"] = ncnn_dir.name
+        files["ncnn_imgsz"] = NCNN_IMGSZ
     except Exception as exc:  # NCNN is optional off the Pi; ONNX serves everywhere
         log(f"NCNN export failed ({exc}); ONNX and PyTorch still ship")
     return files
@@ -225,7 +229,7 @@ class Plan:
 PLANS = {
     "cpu": Plan(),
     # the shipped model: the CPU plan with one more detector and classifier stage (~3.3 h)
-    "cpu-long": Plan(extra_epochs=(4, 10), cls_extra_epochs=(4, 7)),
+    "cpu-long": Plan(extra_epochs=(4, 20), cls_extra_epochs=(4, 7)),
     "gpu": Plan(train_images=8000, val_images=300, epochs=60, extra_epochs=(), minutes=5.5,
                 fraction=1.0, batch=64, cls_epochs=16, cls_extra_epochs=(), cls_width=24,
                 cls_per_index=1, cls_batch=512),
