@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from scorekeeper.rules.cards import RANKS, SUITS
 
-CARD_CODES: tuple[str, ...] = (*(f"{r}{s}" for s in SUITS for r in RANKS), "JK")
+JOKER = "JK"
+CARD_CODES: tuple[str, ...] = (*(f"{r}{s}" for s in SUITS for r in RANKS), JOKER)
 NONE = len(CARD_CODES)  # the classifier's "not a card index" class
 CLASSIFIER_CLASSES: tuple[str, ...] = (*CARD_CODES, "none")
 DETECTOR_CLASSES: tuple[str, ...] = ("index", "card")
@@ -13,4 +14,4 @@ RANK_NAMES = {"9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king", 
 
 
 def rank_of(code: str) -> str:
-    return "JK" if code == "JK" else code[:-1]
+    return JOKER if code == JOKER else code[:-1]

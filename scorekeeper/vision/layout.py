@@ -33,10 +33,6 @@ def _size(c: PhysicalCard) -> float:
     return max(c.box[2] - c.box[0], c.box[3] - c.box[1])
 
 
-def _box_size(box: tuple[float, float, float, float]) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
-
-
 def card_scale(cards: list[PhysicalCard]) -> float:
     """One card's long side in pixels: all cards under one camera share it.
 
@@ -44,9 +40,9 @@ def card_scale(cards: list[PhysicalCard]) -> float:
     known only by its index box must not shrink the gap: a joker's small index would
     otherwise cut it off from the meld it stands in.
     """
-    index_sizes = [_box_size(r.det.box) for c in cards for r in c.indices]
+    index_sizes = [r.det.size for c in cards for r in c.indices]
     whole = [_size(c) for c in cards
-             if c.indices and _size(c) > 2.5 * max(_box_size(r.det.box) for r in c.indices)]
+             if c.indices and _size(c) > 2.5 * max(r.det.size for r in c.indices)]
     if whole:
         return median(whole)
     if index_sizes:

@@ -10,10 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scorekeeper.vision.classes import rank_of
+from scorekeeper.vision.classes import JOKER, rank_of
 from scorekeeper.vision.detectors.base import Detection
-
-JOKER = "JK"
 
 # The two index centres of a standard card (63 × 88 mm, indices ~20 mm tall) lie about
 # 4 index-lengths apart; allow for other designs and for perspective.

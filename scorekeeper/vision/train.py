@@ -62,10 +62,19 @@ def _loader_workers(device: int | str) -> int:
     return 0 if device == "cpu" else min(16, os.cpu_count() or 1)
 
 
-def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: int,
-                   fraction: float = 1.0, minutes: float = 0.0) -> Path:
-    """Train from the yaml (no downloaded weights); `minutes` > 0 fits the schedule to a
-    time budget instead of an epoch count (ultralytics re-plans its epochs after the first)."""
+# no flips: a mirrored glyph is not a card; no rotation: scenes already hold every angle
+AUGMENT = {"fliplr": 0.0, "flipud": 0.0, "degrees": 0.0, "mosaic": 1.0, "scale": 0.35,
+           "translate": 0.1, "hsv_h": 0.02, "hsv_s": 0.5, "hsv_v": 0.4}
+
+
+def _detector_stage(name: str, start: str, data_yaml: Path, runs: Path, imgsz: int,
+                    epochs: int, batch: int, fraction: float, minutes: float,
+                    **stage: object) -> Path:
+    """One detector stage in `runs/name`: skipped when done, resumed when stopped.
+
+    `minutes` > 0 fits the schedule to a time budget instead of an epoch count
+    (ultralytics re-plans its epochs after the first) and validates only at the end.
+    """
     from scorekeeper.vision.ultralytics_env import prepare, skip_amp_check
 
     prepare()
@@ -76,72 +85,48 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
     tu.NUM_THREADS = os.cpu_count() or 1
     torch.set_num_threads(os.cpu_count() or 1)
     skip_amp_check()
-    run = runs / "detector"
-    last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
-    done_marker = run / "done"
-    if done_marker.exists() and best.exists():
-        log("detector already trained")
-        return best
-    device = 0 if torch.cuda.is_available() else "cpu"
-    workers = _loader_workers(device)
-    if last.exists():
-        log(f"resuming detector training from {last}")
-        YOLO(str(last)).train(resume=True, workers=workers, device=device)
-    else:
-        plan = f"{minutes:g} min" if minutes else f"{epochs} epochs"
-        log(f"training detector yolo11n from scratch: {plan} at {imgsz}px on {device}")
-        budget = {"time": minutes / 60} if minutes else {}
-        YOLO("yolo11n.yaml").train(
-            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=workers,
-            device=device, project=str(runs.resolve()), name="detector", exist_ok=True,
-            pretrained=False, cache=device != "cpu", val=not minutes, **budget,
-            amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
-            fraction=fraction, mosaic=1.0, close_mosaic=3 if minutes else max(1, epochs // 5),
-            scale=0.35, translate=0.1,
-            hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, patience=0, seed=0, deterministic=False)
-    done_marker.write_text("ok\n")
-    return best
-
-
-def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epochs: int,
-                      batch: int, fraction: float = 1.0, name: str = "detector-2",
-                      lr0: float = 0.005, minutes: float = 0.0) -> Path:
-    """A second, shorter schedule from the first one's weights: a fresh warm-up and decay.
-
-    Splitting training in two lets a 2-core machine stop after either stage with a usable
-    model, and resume each stage on its own.
-    """
-    from scorekeeper.vision.ultralytics_env import prepare, skip_amp_check
-
-    prepare()
-    import torch
-    import ultralytics.utils.torch_utils as tu
-    from ultralytics import YOLO
-
-    tu.NUM_THREADS = os.cpu_count() or 1
-    skip_amp_check()
     run = runs / name
     last, best = run / "weights" / "last.pt", run / "weights" / "best.pt"
     if (run / "done").exists() and best.exists():
         log(f"detector stage {name} already trained")
         return best
     device = 0 if torch.cuda.is_available() else "cpu"
+    workers = _loader_workers(device)
     if last.exists():
-        YOLO(str(last)).train(resume=True, workers=_loader_workers(device), device=device)
+        log(f"resuming detector stage {name} from {last}")
+        YOLO(str(last)).train(resume=True, workers=workers, device=device)
     else:
-        log(f"continuing the detector for {f'{minutes:g} min' if minutes else epochs} "
-            f"from {start}")
-        budget = {"time": minutes / 60, "val": False} if minutes else {}
-        YOLO(str(start)).train(**budget,
-            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch,
-            workers=_loader_workers(device), device=device, project=str(runs.resolve()),
-            name=name, exist_ok=True,
-            amp=device != "cpu", plots=False, fliplr=0.0, flipud=0.0, degrees=0.0,
-            fraction=fraction, mosaic=1.0, close_mosaic=1, scale=0.35, translate=0.1,
-            hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, lr0=lr0, warmup_epochs=0.5, patience=0,
-            seed=1, deterministic=False)
+        plan = f"{minutes:g} min" if minutes else f"{epochs} epochs"
+        log(f"detector stage {name} from {start}: {plan} at {imgsz}px on {device}")
+        budget = {"time": minutes / 60} if minutes else {}
+        YOLO(start).train(
+            data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, workers=workers,
+            device=device, project=str(runs.resolve()), name=name, exist_ok=True,
+            cache=device != "cpu", val=not minutes, **budget, amp=device != "cpu",
+            plots=False, fraction=fraction, patience=0, deterministic=False, **AUGMENT,
+            **stage)
     (run / "done").write_text("ok\n")
     return best
+
+
+def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: int,
+                   fraction: float = 1.0, minutes: float = 0.0) -> Path:
+    """YOLO11n from its yaml (no downloaded weights)."""
+    return _detector_stage("detector", "yolo11n.yaml", data_yaml, runs, imgsz, epochs, batch,
+                           fraction, minutes, pretrained=False, seed=0,
+                           close_mosaic=3 if minutes else max(1, epochs // 5))
+
+
+def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epochs: int,
+                      batch: int, fraction: float = 1.0, name: str = "detector-2",
+                      lr0: float = 0.005, minutes: float = 0.0) -> Path:
+    """A further, shorter schedule from the last stage's weights: a fresh warm-up and decay.
+
+    Splitting training in stages lets a 2-core machine stop after any of them with a
+    usable model, and resume each stage on its own.
+    """
+    return _detector_stage(name, str(start), data_yaml, runs, imgsz, epochs, batch, fraction,
+                           minutes, close_mosaic=1, lr0=lr0, warmup_epochs=0.5, seed=1)
 
 
 def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,

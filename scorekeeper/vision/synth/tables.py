@@ -31,7 +31,7 @@ import numpy as np
 from scorekeeper.vision.synth import backgrounds
 from scorekeeper.vision.synth.compose import PlacedCard, _labels, _paste, _prepare, _to_table
 from scorekeeper.vision.synth.deckset import Deck, Face
-from scorekeeper.vision.synth.layout import Placement, rot
+from scorekeeper.vision.synth.layout import Placement, _aspect, rot
 
 Size = tuple[int, int]
 KINDS = ("meld", "fan", "single")
@@ -48,11 +48,6 @@ def _face(deck: Deck, code: str) -> Face:
         hint = " (add one with tables.with_joker)" if code == "JK" else ""
         raise KeyError(f"deck {deck.name} has no {code}{hint}")
     return faces[0]
-
-
-def _aspect(deck: Deck) -> float:
-    h, w = deck.back.shape[:2]
-    return h / w
 
 
 def _group(g: dict[str, Any], deck: Deck, size: Size, s: float) -> list[Placement]:
