@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -58,6 +59,7 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
     import torch
     from torch import nn
 
+    torch.set_num_threads(os.cpu_count() or 1)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"

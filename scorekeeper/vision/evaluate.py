@@ -21,6 +21,16 @@ from scorekeeper.vision.reader import CardReader, load_image
 REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-dev"
 
 
+# index sizes (longest side, image pixels) the held-out recall is also broken down by: what
+# a camera must resolve is the figure a club setting one up needs (README: hardware)
+SIZE_BUCKETS = ((0, 15), (15, 20), (20, 30), (30, 10**6))
+
+
+def _bucket(px: float) -> str:
+    lo, hi = next(b for b in SIZE_BUCKETS if b[0] <= px < b[1])
+    return f"≥ {lo} px" if hi == 10**6 else f"{lo}–{hi} px"
+
+
 @dataclass
 class Score:
     truth: int = 0
@@ -28,6 +38,7 @@ class Score:
     correct: int = 0
     false: int = 0
     confusions: Counter = field(default_factory=Counter)
+    by_size: dict[str, list[int]] = field(default_factory=dict)  # bucket → [labelled, read]
 
     def as_dict(self) -> dict[str, Any]:
         p = self.correct / self.predicted if self.predicted else 0.0
@@ -37,7 +48,11 @@ class Score:
                 "false": self.false, "precision": round(p, 4), "recall": round(r, 4),
                 "f1": round(f1, 4), "false_rate": round(self.false / max(1, self.predicted), 4),
                 "worst_confusions": [f"{a}→{b} ×{n}" for (a, b), n in
-                                     self.confusions.most_common(10)]}
+                                     self.confusions.most_common(10)],
+                **({"recall_by_index_px": {k: {"labelled": n, "correct": c,
+                                                "recall": round(c / n, 4)}
+                                            for k, (n, c) in self.by_size.items()}}
+                   if self.by_size else {})}
 
 
 def _inside(pt: tuple[float, float], box: list[float] | tuple[float, ...]) -> bool:
@@ -57,6 +72,10 @@ def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> 
         result = reader.read(load_image(root / "images" / f"{meta_path.stem}.jpg"))
         score.truth += len(truth)
         score.predicted += len(result.cards)
+        size_of = {cid: _bucket(max(max(b[2] - b[0], b[3] - b[1]) for b in t["boxes"]))
+                   for cid, t in truth.items()}
+        for key in size_of.values():
+            score.by_size.setdefault(key, [0, 0])[0] += 1
         claimed: set[int] = set()
         for card in sorted(result.cards, key=lambda c: -c.confidence):
             centres = [r.det.centre for r in card.indices]
@@ -68,6 +87,7 @@ def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> 
             claimed.add(hit)
             if card.card == truth[hit]["card"]:
                 score.correct += 1
+                score.by_size[size_of[hit]][1] += 1
             else:
                 score.false += 1
                 score.confusions[(truth[hit]["card"], card.card)] += 1
@@ -108,6 +128,12 @@ def format_report(name: str, s: dict[str, Any]) -> str:
              f"{s['false']} false of {s['predicted']} predicted)"]
     if s["worst_confusions"]:
         lines.append("  worst confusions: " + ", ".join(s["worst_confusions"]))
+    if s.get("recall_by_index_px"):
+        order = [_bucket(lo) for lo, _ in SIZE_BUCKETS]
+        parts = [f"{k} {v['correct']}/{v['labelled']} ({v['recall']:.1%})"
+                 for k, v in sorted(s["recall_by_index_px"].items(),
+                                    key=lambda kv: order.index(kv[0]))]
+        lines.append("  read by the card's largest visible index: " + ", ".join(parts))
     return "\n".join(lines)
 
 

@@ -187,6 +187,9 @@ def export_detector(best: Path, imgsz: int, models: Path = MODELS,
     return files
 
 
+RESERVE_MINUTES = 7.0  # export (ONNX + NCNN) and evaluation after the detector, measured ~4
+
+
 @dataclass(frozen=True)
 class Plan:
     """Sizes of one `make model` run: the CPU plan fits 2 hours on 2 cores, cpu-long is
@@ -201,6 +204,9 @@ class Plan:
     epochs: int = 5
     extra_epochs: tuple[int, ...] = (4,)
     minutes: float = 0.0  # > 0: the detector trains for this long instead of `epochs`
+    # > 0: the whole run (art to evaluation) fits this many minutes: the first detector
+    # stage gets what the earlier stages left, less RESERVE_MINUTES for export and eval
+    budget_minutes: float = 0.0
     fraction: float = 0.7
     batch: int = 16
     cls_epochs: int = 10
@@ -214,8 +220,9 @@ class Plan:
 
 
 PLANS = {
-    "cpu": Plan(),
-    # the shipped model: the CPU plan with one more detector and classifier stage (~3.3 h)
+    # one classifier schedule, then one detector schedule sized to end the run by 1 h 55 min
+    "cpu": Plan(extra_epochs=(), cls_epochs=18, cls_extra_epochs=(), budget_minutes=115),
+    # the session-2 model's schedule: three detector and three classifier stages (~3.3 h)
     "cpu-long": Plan(extra_epochs=(4, 20), cls_extra_epochs=(4, 7)),
     "gpu": Plan(train_images=8000, val_images=300, epochs=60, extra_epochs=(), minutes=5.5,
                 fraction=1.0, batch=64, cls_epochs=16, cls_extra_epochs=(), cls_width=24,
@@ -223,14 +230,26 @@ PLANS = {
 }
 
 
+def detector_minutes(plan: Plan, started: float) -> float:
+    """The first detector stage's time budget: the plan's own, or what the run has left."""
+    if plan.minutes or not plan.budget_minutes:
+        return plan.minutes
+    left = plan.budget_minutes - RESERVE_MINUTES - (time.time() - started) / 60
+    if left < 5:
+        raise RuntimeError(f"only {left:.1f} min left for the detector in a "
+                           f"{plan.budget_minutes:g}-minute run: raise --budget-minutes")
+    return round(left, 1)
+
+
 def build_model(work: Path, models: Path, plan: Plan, *, ncnn: bool = True,
-                stages: str = "all") -> dict:
+                stages: str = "all", started: float | None = None) -> dict:
     """Every stage, each skipped when its output exists; returns the model.json written.
 
     `stages` runs only "classifier" or "detector" (a GPU machine runs both at once), or
     "export" (detector weights trained elsewhere → runtime files and model.json).
     """
     start = time.time()
+    started = start if started is None else started
     train, val, test = work / "train", work / "val", work / "test"
     if stages != "export":
         render("train", train, plan.train_images, plan.size, plan.seed, plan.fallback)
@@ -249,7 +268,7 @@ def build_model(work: Path, models: Path, plan: Plan, *, ncnn: bool = True,
     best = work / "runs" / last_stage / "weights" / "best.pt"
     if stages != "export":
         best = train_detector(data_yaml, work / "runs", plan.imgsz, plan.epochs, plan.batch,
-                              plan.fraction, plan.minutes)
+                              plan.fraction, detector_minutes(plan, started))
         # further stages, each a fresh short schedule at a lower rate: 0.005, 0.003, ...
         for stage, stage_epochs in enumerate(plan.extra_epochs, start=2):
             best = continue_detector(best, data_yaml, work / "runs", plan.imgsz, stage_epochs,
@@ -324,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     if not args.skip_art:
         subprocess.run(["bash", str(ROOT / "scripts" / "install_card_art.sh")], check=True)
-    build_model(args.work, args.models, plan, stages=args.stages)
+    build_model(args.work, args.models, plan, stages=args.stages, started=start)
     if args.stages in ("all", "export") and not args.no_eval:
         log("evaluating")
         render("test", args.work / "test", plan.test_images, plan.size, plan.seed + 2)

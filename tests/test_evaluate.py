@@ -1,0 +1,69 @@
+"""`scorekeeper eval` scoring on the held-out deck, with a stand-in reader (no model needed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.evaluate import eval_synthetic, format_report
+from scorekeeper.vision.pairing import IndexReading, PhysicalCard
+from scorekeeper.vision.reader import ReadResult
+
+Box = tuple[float, float, float, float]
+
+
+def _card(code: str, box: Box, confidence: float = 0.9) -> PhysicalCard:
+    reading = IndexReading(Detection(box, 0, confidence), code, confidence)
+    return PhysicalCard(code, confidence, box, (reading,))
+
+
+class StandInReader:
+    def __init__(self, cards: list[PhysicalCard]) -> None:
+        self.cards = cards
+
+    def read(self, image: np.ndarray) -> ReadResult:
+        return ReadResult(self.cards, 1.0)
+
+
+def _scene(root: Path, objects: list[dict]) -> None:
+    (root / "images").mkdir(parents=True)
+    (root / "cards").mkdir()
+    cv2.imwrite(str(root / "images" / "000000.jpg"), np.zeros((200, 200, 3), np.uint8))
+    (root / "cards" / "000000.json").write_text(json.dumps({"objects": objects}))
+
+
+def test_exact_reads_false_cards_and_the_size_breakdown(tmp_path: Path) -> None:
+    _scene(tmp_path, [
+        # a small card showing two corners, a large one, and a second large one never read
+        {"kind": "index", "card": "7H", "card_id": 1, "box": [10, 10, 20, 22]},
+        {"kind": "index", "card": "7H", "card_id": 1, "box": [60, 60, 70, 72]},
+        {"kind": "index", "card": "QS", "card_id": 2, "box": [100, 100, 120, 140]},
+        {"kind": "index", "card": "QS", "card_id": 3, "box": [150, 10, 170, 50]},
+        {"kind": "card", "card": "QS", "card_id": 2, "box": [95, 95, 180, 190]},
+    ])
+    reader = StandInReader([
+        _card("7H", (60, 60, 70, 72)),      # read from its second corner: exact
+        _card("QC", (102, 102, 118, 138)),  # on the QS, wrong suit: a confusion
+        _card("2D", (180, 180, 190, 190)),  # on nothing: false
+    ])
+    s = eval_synthetic(reader, tmp_path)  # type: ignore[arg-type]
+    assert (s["labelled"], s["predicted"], s["correct"], s["false"]) == (3, 3, 1, 2)
+    assert s["worst_confusions"] == ["QS→QC ×1"]
+    assert s["recall_by_index_px"] == {
+        "0–15 px": {"labelled": 1, "correct": 1, "recall": 1.0},
+        "≥ 30 px": {"labelled": 2, "correct": 0, "recall": 0.0},
+    }
+    report = format_report("held-out", s)
+    assert "0–15 px 1/1 (100.0%), ≥ 30 px 0/2 (0.0%)" in report
+
+
+def test_one_card_is_counted_once_however_many_readings_land_on_it(tmp_path: Path) -> None:
+    _scene(tmp_path, [{"kind": "index", "card": "AS", "card_id": 1, "box": [10, 10, 30, 35]}])
+    reader = StandInReader([_card("AS", (12, 12, 28, 33), 0.9),
+                            _card("AS", (11, 11, 29, 34), 0.5)])
+    s = eval_synthetic(reader, tmp_path)  # type: ignore[arg-type]
+    assert (s["correct"], s["false"], s["recall_by_index_px"]["20–30 px"]["correct"]) == (1, 1, 1)
