@@ -476,6 +476,33 @@ def test_rummy500_melds_and_rename(server: Server, phones: tuple[Phone, Phone]) 
     shot(admin, "rummy500.png")
 
 
+def test_rummy500_lay_off_names_its_meld(server: Server, phones: tuple[Phone, Phone]) -> None:
+    """An ace laid off on 2-3-4 counts low only when the page says which meld it went on."""
+    admin, _ = phones
+    create_game_ui(admin, "rummy500", ["Ann", "Bob"], {})
+    admin.tid("primary-btn").click()
+    admin.tid("entry-tab-0").click()
+    admin.tid("add-meld").click()
+    pick(admin, ["2H", "3H", "4H"])  # 9
+    admin.tid("entry-tab-1").click()
+    admin.tid("add-meld").click()
+    pick(admin, ["AH"])
+    expect(admin.tid("preview-points-1")).to_have_text("+15")  # alone, an ace is high
+    admin.tid("layoff-0").click()
+    # Ann's cards, already entered in a one-deck game, can still name the meld
+    pick(admin, ["2H", "3H", "4H"])
+    expect(admin.tid("zone-meld-on0").locator(".chip")).to_have_count(3)
+    expect(admin.tid("preview-points-1")).to_have_text("+1")
+    admin.tid("zone-meld-on0").scroll_into_view_if_needed()
+    shot(admin, "rummy500-layoff.png")
+    admin.tid("entry-save").click()
+    expect(admin.tid("entry-sheet")).to_be_hidden()
+    assert totals(admin) == ["9", "1"]
+    gid = server.api("GET", "/api/games")[0]["id"]
+    bob = server.api("GET", f"/api/games/{gid}")["hands"][0]["players"][1]
+    assert bob["melds"] == [{"cards": ["AH"], "on": ["2H", "3H", "4H"]}]
+
+
 def test_share_shows_a_qr_without_the_token(server: Server, phones: tuple[Phone, Phone]) -> None:
     admin, _ = phones
     admin.tid("share-btn").click()

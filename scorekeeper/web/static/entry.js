@@ -60,7 +60,7 @@ function requestBody() {
       hand: [...p.hand],
       melds: p.melds
         .filter((m) => m.length > 0)
-        .map((m) => (m.on ? { cards: [...m], on: [...m.on] } : [...m])),
+        .map((m) => (m.on?.length ? { cards: [...m], on: [...m.on] } : [...m])),
       knocked: p.knocked,
       went_out: p.went_out,
       rummy: p.rummy,
@@ -101,23 +101,41 @@ function changed() {
 
 // ---- actions --------------------------------------------------------------------------
 
+// A zone is 'hand', a meld's index, or `on<index>`: the table meld that meld was laid off on
+// (Rummy 500: it decides whether a laid-off ace counts low).
+const onZone = (i) => `on${i}`;
+const onIndex = (zone) => (typeof zone === 'string' && zone.startsWith('on') ? Number(zone.slice(2)) : null);
+
+function zoneList(p, zone) {
+  if (zone === 'hand') return p.hand;
+  const i = onIndex(zone);
+  return i == null ? p.melds[zone] : p.melds[i]?.on;
+}
+
 function zoneCards(p) {
-  return st.zone === 'hand' ? p.hand : p.melds[st.zone];
+  return zoneList(p, st.zone);
 }
 
 function addCard(code) {
   const p = st.players[st.active];
+  if (!zoneCards(p)) st.zone = 'hand';
+  const list = zoneCards(p);
+  if (onIndex(st.zone) != null) {
+    // cards of a meld already on the table: counted where they were entered, if at all
+    if (!list.includes(code) || code === JOKER) list.push(code);
+    changed();
+    return;
+  }
   const { copies, jokers } = deckRules(st.variant, st.settings);
   const used = usedCounts().get(code) || 0;
   if (used >= (code === JOKER ? jokers : copies)) return;
-  if (st.zone !== 'hand' && !p.melds[st.zone]) st.zone = 'hand';
-  zoneCards(p).push(code);
+  list.push(code);
   changed();
 }
 
 function removeCard(zone, code) {
   const p = st.players[st.active];
-  const list = zone === 'hand' ? p.hand : p.melds[zone];
+  const list = zoneList(p, zone) || [];
   const i = list.lastIndexOf(code);
   if (i >= 0) list.splice(i, 1);
   changed();
@@ -373,7 +391,7 @@ function renderTabs() {
   fill(st.els.tabs, ...tabs);
 }
 
-function zoneBox({ zone, title, hint, cards, removable, warn }) {
+function zoneBox({ zone, title, hint, cards, removable, warn, extra, onRemove }) {
   const active = st.zone === zone;
   const tid = zone === 'hand' ? 'zone-hand' : `zone-meld-${zone}`;
   return h(
@@ -401,18 +419,19 @@ function zoneBox({ zone, title, hint, cards, removable, warn }) {
         },
       }, title),
       h('span', { class: `zone-hint${warn ? ' warn' : ''}`, testid: 'zone-hint' }, hint),
+      extra || null,
       removable
         ? h('button', {
           type: 'button',
           class: 'icon-btn icon-btn-sm',
           testid: `remove-meld-${zone}`,
           'aria-label': `Remove ${title}`,
-          onclick: () => {
+          onclick: onRemove || (() => {
             const p = st.players[st.active];
             p.melds.splice(zone, 1);
             st.zone = 'hand';
             changed();
-          },
+          }),
         }, '✕')
         : null,
     ),
@@ -458,7 +477,32 @@ function renderPlayer() {
         hint: 'in front: plus',
         cards: m,
         removable: true,
+        extra: m.on ? null : h('button', {
+          type: 'button',
+          class: 'btn btn-small',
+          testid: `layoff-${i}`,
+          title: 'These cards were laid off on a meld on the table',
+          onclick: () => {
+            m.on = [];
+            st.zone = onZone(i);
+            renderAll();
+          },
+        }, 'Laid off…'),
       }));
+      if (m.on) {
+        zones.push(zoneBox({
+          zone: onZone(i),
+          title: `Meld ${i + 1} laid off on`,
+          hint: 'that meld’s cards: an ace on A-2-3 counts low',
+          cards: m.on,
+          removable: true,
+          onRemove: () => {
+            delete m.on;
+            st.zone = i;
+            changed();
+          },
+        }));
+      }
     });
     zones.push(h('button', {
       type: 'button',
@@ -511,7 +555,7 @@ function renderPicker() {
       let badge = null;
       if (used) badge = code === JOKER || copies > 1 ? `${used}/${limit}` : '✓';
       return {
-        disabled: used >= limit,
+        disabled: used >= limit && onIndex(st.zone) == null,
         picked: code !== JOKER && mineIn.includes(code),
         badge,
       };
