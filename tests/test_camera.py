@@ -157,6 +157,8 @@ class FakePicamera2:
     fail_open: str | None = None
     fail_capture_after: int | None = None
     instances: ClassVar[list[FakePicamera2]] = []
+    camera_controls: ClassVar[dict[str, Any]] = {}  # {"AfMode": ...} on a Camera Module 3
+    af_locks = True
 
     def __init__(self, camera_num: int = 0) -> None:
         if self.fail_open:
@@ -165,7 +167,17 @@ class FakePicamera2:
         self.config: dict[str, Any] = {}
         self.started = self.closed = False
         self.captures = 0
+        self.controls: dict[str, Any] = {}
+        self.af_cycles = 0
         type(self).instances.append(self)
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.controls.update(controls)
+
+    def autofocus_cycle(self) -> bool:
+        assert self.started and self.controls.get("AfMode") == 1
+        self.af_cycles += 1
+        return self.af_locks
 
     @classmethod
     def global_camera_info(cls) -> list[dict[str, Any]]:
@@ -214,6 +226,32 @@ def test_picamera2_still_capture(fake_picamera2: type[FakePicamera2]) -> None:
     assert cam.info()["model"] == "imx477"
     cam.close()
     assert inst.closed and not inst.started
+
+
+def test_picamera2_focus(fake_picamera2: type[FakePicamera2]) -> None:
+    cam = camera_from_spec("picamera2?settle_s=0")  # HQ camera: a fixed lens, nothing to set
+    cam.open()
+    assert cam.info()["focus"] == "fixed" and not fake_picamera2.instances[-1].controls
+
+    fake_picamera2.camera_controls = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 32.0, 1.0)}
+    cam = camera_from_spec("picamera2?settle_s=0")  # Camera Module 3: focus once on open
+    cam.open()
+    inst = fake_picamera2.instances[-1]
+    assert inst.af_cycles == 1 and cam.info()["focus"] == "focused once"
+
+    cam = camera_from_spec("picamera2?settle_s=0&focus=manual&lens_position=2")
+    cam.open()
+    assert fake_picamera2.instances[-1].controls == {"AfMode": 0, "LensPosition": 2.0}
+    cam = camera_from_spec("picamera2?settle_s=0&focus=continuous")
+    cam.open()
+    assert fake_picamera2.instances[-1].controls == {"AfMode": 2}
+
+    fake_picamera2.af_locks = False  # no lock: still a working camera, and it says so
+    cam = camera_from_spec("picamera2?settle_s=0")
+    assert cam.read().shape == (1520, 2028, 3)
+    assert cam.info()["focus"] == "autofocus did not lock"
+    with pytest.raises(CameraSpecError, match="focus"):
+        camera_from_spec("picamera2?focus=sharp")
 
 
 def test_picamera2_failures_say_why(fake_picamera2: type[FakePicamera2]) -> None:

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import time
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from scorekeeper.camera.base import CameraBase, CameraError, as_bgr
+
+log = logging.getLogger(__name__)
+AF_MANUAL, AF_AUTO, AF_CONTINUOUS = 0, 1, 2  # libcamera's AfModeEnum, without importing it
 
 
 class Picamera2Config(BaseModel):
@@ -26,6 +30,12 @@ class Picamera2Config(BaseModel):
     height: int = Field(default=1520, gt=0)
     settle_s: float = Field(default=1.0, ge=0, description="auto exposure/white balance")
     buffer_count: int = Field(default=1, ge=1, description="one still buffer saves memory")
+    # Camera Module 3 focuses; the HQ and v2 cameras have fixed lenses and ignore this.
+    # `once`: one autofocus cycle when the camera opens (the table does not move, and a hand
+    # reaching in must not pull the focus); `continuous`; `manual` at `lens_position`; `off`.
+    focus: Literal["once", "continuous", "manual", "off"] = "once"
+    lens_position: float = Field(default=1.25, ge=0, le=32,
+                                 description="manual focus in dioptres (1 / m): 1.25 = 80 cm")
 
 
 def picamera2_present() -> bool:
@@ -43,6 +53,7 @@ class Picamera2Camera(CameraBase):
         self.cam: Any = None
         self.frames_read = 0
         self.model = ""
+        self.focus = ""
 
     def open(self) -> None:
         self.close()
@@ -75,8 +86,31 @@ class Picamera2Camera(CameraBase):
             raise CameraError(f"picamera2: cannot start camera {n}: {exc}", "failed") from exc
         self.cam = cam
         self.opened = True
+        self.focus = self._focus(cam)
         if self.config.settle_s:
             time.sleep(self.config.settle_s)
+
+    def _focus(self, cam: Any) -> str:
+        """Set the lens up; a failed autofocus is logged, never a reason not to scan."""
+        mode = self.config.focus
+        if mode == "off" or "AfMode" not in getattr(cam, "camera_controls", {}):
+            return "fixed"
+        try:
+            if mode == "manual":
+                cam.set_controls({"AfMode": AF_MANUAL,
+                                  "LensPosition": self.config.lens_position})
+                return f"manual {self.config.lens_position:g} dioptres"
+            if mode == "continuous":
+                cam.set_controls({"AfMode": AF_CONTINUOUS})
+                return "continuous"
+            cam.set_controls({"AfMode": AF_AUTO})
+            if cam.autofocus_cycle():
+                return "focused once"
+        except Exception as exc:  # a lens that will not move still takes pictures
+            log.warning("picamera2: focus %s failed: %s", mode, exc)
+            return f"focus failed: {exc}"
+        log.warning("picamera2: autofocus did not lock; set focus=manual and lens_position")
+        return "autofocus did not lock"
 
     def read(self) -> np.ndarray:
         self._ensure_open()
@@ -99,4 +133,5 @@ class Picamera2Camera(CameraBase):
     def info(self) -> dict[str, Any]:
         return {"kind": "picamera2", "camera_num": self.config.camera_num,
                 "model": self.model, "size": (self.config.width, self.config.height),
+                "focus": self.focus,
                 "frames_read": self.frames_read}
