@@ -29,15 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 from scorekeeper.vision.classes import CARD_CODES, DETECTOR_CLASSES  # noqa: E402
 from scorekeeper.vision.classifier import IndexClassifier, crop_index  # noqa: E402
-from scorekeeper.vision.synth.dataset import class_names, yolo_lines  # noqa: E402
+from scorekeeper.vision.synth.dataset import class_names, read_labels, yolo_lines  # noqa: E402
+from scorekeeper.vision.synth.index_box import iou  # noqa: E402
 from scorekeeper.vision.train import _detector_stage  # noqa: E402
-
-Box = tuple[float, float, float, float]
-
-
-def _labels(meta: Path) -> list[dict]:
-    data = json.loads(meta.read_text())
-    return data["objects"] if isinstance(data, dict) else data
 
 
 def relabel(src: Path, dst: Path, classes: str, limit: int) -> Path:
@@ -49,7 +43,7 @@ def relabel(src: Path, dst: Path, classes: str, limit: int) -> Path:
         image = dst / "images" / f"{meta.stem}.jpg"
         if not image.exists():
             image.symlink_to((src / "images" / f"{meta.stem}.jpg").resolve())
-        lines = yolo_lines(_labels(meta), size, classes)  # type: ignore[arg-type]
+        lines = yolo_lines(read_labels(meta), size, classes)  # type: ignore[arg-type]
         (dst / "labels" / f"{meta.stem}.txt").write_text("\n".join(lines) + "\n")
     return dst
 
@@ -61,13 +55,6 @@ def data_yaml(train: Path, val: Path, names: list[str], path: Path) -> Path:
     return path
 
 
-def _iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
-    return ix * iy / union if union > 0 else 0.0
-
-
 def score(weights: Path, classes: str, test: Path, limit: int, conf: float,
           classifier: IndexClassifier) -> dict:
     from scorekeeper.vision.detectors.pytorch import TorchConfig, TorchDetector
@@ -77,7 +64,7 @@ def score(weights: Path, classes: str, test: Path, limit: int, conf: float,
     labelled = predicted = correct = 0
     for meta in sorted((test / "cards").glob("*.json"))[:limit]:
         image = cv2.imread(str(test / "images" / f"{meta.stem}.jpg"))
-        truth = [o for o in _labels(meta) if o["kind"] == "index"]
+        truth = [o for o in read_labels(meta) if o["kind"] == "index"]
         found = [d for d in det.detect(image) if names[d.cls] != "card"]
         if classes == "detector":
             reads = [c for c, _ in classifier.classify([crop_index(image, d.box) for d in found])]
@@ -88,8 +75,8 @@ def score(weights: Path, classes: str, test: Path, limit: int, conf: float,
         predicted += len(kept)
         free = list(range(len(truth)))
         for d, code in sorted(kept, key=lambda dr: -dr[0].conf):
-            best = max(free, key=lambda i: _iou(d.box, tuple(truth[i]["box"])), default=None)
-            if best is not None and _iou(d.box, tuple(truth[best]["box"])) >= 0.3:
+            best = max(free, key=lambda i: iou(d.box, tuple(truth[i]["box"])), default=None)
+            if best is not None and iou(d.box, tuple(truth[best]["box"])) >= 0.3:
                 free.remove(best)
                 correct += code == truth[best]["card"]
     return {"labelled": labelled, "predicted": predicted, "read_exactly": correct,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -11,17 +10,11 @@ import numpy as np
 
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES, NONE
 from scorekeeper.vision.classifier import crop_index
+from scorekeeper.vision.synth.dataset import read_labels
+from scorekeeper.vision.synth.index_box import iou
 
 CLASS_OF = {c: i for i, c in enumerate(CLASSIFIER_CLASSES)}
 Box = tuple[float, float, float, float]
-
-
-def _iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _jitter(box: Box, rng: random.Random, amount: float) -> Box:
@@ -42,9 +35,7 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list
         image = cv2.imread(str(root / "images" / f"{meta_path.stem}.jpg"))
         if image is None:
             continue
-        objects = json.loads(meta_path.read_text())
-        objects = objects["objects"] if isinstance(objects, dict) else objects
-        indices = [o for o in objects if o["kind"] == "index"]
+        indices = [o for o in read_labels(meta_path) if o["kind"] == "index"]
         for o in indices:
             for _ in range(per_index):
                 xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.12)))
@@ -56,7 +47,7 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list
             side = rng.choice(sizes) * rng.uniform(0.6, 1.6)
             x, y = rng.uniform(0, max(1, w - side)), rng.uniform(0, max(1, h - side))
             cand = (x, y, x + side * rng.uniform(0.5, 1), y + side)
-            if all(_iou(cand, b) < 0.15 for b in boxes):
+            if all(iou(cand, b) < 0.15 for b in boxes):
                 xs.append(crop_index(image, cand))
                 ys.append(NONE)
     return xs, ys

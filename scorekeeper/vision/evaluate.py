@@ -9,7 +9,6 @@ the box; a prediction inside no box is false.
 from __future__ import annotations
 
 import csv
-import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 from scorekeeper.vision.classes import RANK_NAMES, rank_of
 from scorekeeper.vision.reader import CardReader, load_image
+from scorekeeper.vision.synth.dataset import read_labels
 
 REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-dev"
 
@@ -62,8 +62,7 @@ def _inside(pt: tuple[float, float], box: list[float] | tuple[float, ...]) -> bo
 def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> dict[str, Any]:
     score = Score()
     for meta_path in sorted((root / "cards").glob("*.json"))[:limit]:
-        objects = json.loads(meta_path.read_text())
-        objects = objects["objects"] if isinstance(objects, dict) else objects
+        objects = read_labels(meta_path)
         truth: dict[int, dict[str, Any]] = {}
         for o in objects:
             if o["kind"] == "index":

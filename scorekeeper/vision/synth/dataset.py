@@ -59,6 +59,12 @@ def yolo_lines(labels: list[dict[str, Any]], size: tuple[int, int], classes: str
     return out
 
 
+def read_labels(path: Path) -> list[dict[str, Any]]:
+    """A scene's labels as `render` writes them: a list (`{"objects": [...]}` is read too)."""
+    data = json.loads(path.read_text())
+    return data["objects"] if isinstance(data, dict) else data
+
+
 _decks: list[Deck] = []
 _job: Job | None = None
 
