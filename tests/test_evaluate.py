@@ -67,3 +67,15 @@ def test_one_card_is_counted_once_however_many_readings_land_on_it(tmp_path: Pat
                             _card("AS", (11, 11, 29, 34), 0.5)])
     s = eval_synthetic(reader, tmp_path)  # type: ignore[arg-type]
     assert (s["correct"], s["false"], s["recall_by_index_px"]["20–30 px"]["correct"]) == (1, 1, 1)
+
+
+def test_a_reading_under_two_overlapping_indices_goes_to_the_card_it_names(tmp_path: Path) -> None:
+    # a fanned hand: the 5H's index box overlaps the 4C's; a right 5H reading whose centre
+    # lies in both must not be charged to the 4C as a confusion
+    _scene(tmp_path, [
+        {"kind": "index", "card": "4C", "card_id": 1, "box": [10, 10, 40, 50]},
+        {"kind": "index", "card": "5H", "card_id": 2, "box": [25, 10, 55, 50]},
+    ])
+    reader = StandInReader([_card("5H", (28, 12, 44, 48))])  # centre (36, 30): in both
+    s = eval_synthetic(reader, tmp_path)  # type: ignore[arg-type]
+    assert (s["correct"], s["false"], s["worst_confusions"]) == (1, 0, [])

@@ -78,8 +78,12 @@ def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> 
         claimed: set[int] = set()
         for card in sorted(result.cards, key=lambda c: -c.confidence):
             centres = [r.det.centre for r in card.indices]
-            hit = next((cid for cid, t in truth.items() if cid not in claimed and any(
-                _inside(c, b) for c in centres for b in t["boxes"])), None)
+            # index boxes overlap in a fanned hand: a card under several is matched to the
+            # one it names, if any, so one card never takes another's right answer
+            under = [cid for cid, t in truth.items() if cid not in claimed and any(
+                _inside(c, b) for c in centres for b in t["boxes"])]
+            hit = next((cid for cid in under if truth[cid]["card"] == card.card),
+                       under[0] if under else None)
             if hit is None:
                 score.false += 1
                 continue
