@@ -1,7 +1,9 @@
 """Pick the detector threshold on validation scenes (training decks) and the dev photos.
 
     .venv/bin/python scripts/threshold_sweep.py 0.1 0.15 0.2 0.25 0.3 0.4
-        [--models models] [--val data/model-work/val]
+        [--min-prob 0.4 0.5] [--models models] [--val data/model-work/val]
+
+`--min-prob` also sweeps the classifier's answer threshold (model.json: classifier.min_prob).
 
 Tuned here, never on the held-out deck, which stays the test set.
 """
@@ -9,6 +11,7 @@ Tuned here, never on the held-out deck, which stays the test set.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import shutil
 import tempfile
@@ -25,18 +28,23 @@ def main() -> None:
     ap.add_argument("thresholds", type=float, nargs="+")
     ap.add_argument("--models", type=Path, default=MODELS)
     ap.add_argument("--val", type=Path, default=VAL)
+    ap.add_argument("--min-prob", type=float, nargs="*", default=[])
     args = ap.parse_args()
-    for conf in args.thresholds:
+    for conf, min_prob in itertools.product(args.thresholds, args.min_prob or [None]):
         with tempfile.TemporaryDirectory() as tmp:
             models = Path(tmp) / "models"
             shutil.copytree(args.models, models)
             meta = json.loads((models / "model.json").read_text())
             meta["detector"]["conf"] = conf
+            if min_prob is not None:
+                meta["classifier"]["min_prob"] = min_prob
             (models / "model.json").write_text(json.dumps(meta))
             reader = CardReader(models)
             val, real = eval_synthetic(reader, args.val, 100), eval_real(reader)
-        print(f"conf {conf}: validation P {val['precision']} R {val['recall']} F1 {val['f1']}"
-              f" | real P {real['precision']} R {real['recall']} F1 {real['f1']}", flush=True)
+        mean = (val["f1"] + real["f1"]) / 2
+        print(f"conf {conf} min_prob {reader.min_prob}: validation P {val['precision']} "
+              f"R {val['recall']} F1 {val['f1']} | real P {real['precision']} "
+              f"R {real['recall']} F1 {real['f1']} | mean F1 {mean:.4f}", flush=True)
 
 
 if __name__ == "__main__":

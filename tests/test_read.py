@@ -57,3 +57,19 @@ def test_bad_images_are_named_and_the_others_still_read(tmp_path: Path) -> None:
     assert "junk.jpg: not an image" in done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [Path(x["image"]).name for x in lines] == ["IMG_2385.JPG"]
+
+
+def test_the_classifier_threshold_comes_from_model_json(tmp_path: Path) -> None:
+    import shutil
+
+    from scorekeeper.vision.reader import CardReader, load_image
+
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "models", models)
+    image = load_image(REAL / "IMG_2385.JPG")
+    assert CardReader(models).read(image).cards
+    meta = json.loads((models / "model.json").read_text())
+    meta["classifier"]["min_prob"] = 1.01  # no answer is that sure: nothing is a card
+    (models / "model.json").write_text(json.dumps(meta))
+    strict = CardReader(models)
+    assert strict.min_prob == 1.01 and strict.read(image).cards == []

@@ -19,7 +19,7 @@ from scorekeeper.vision.detectors.pytorch import TorchConfig
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
-MIN_CARD_PROB = 0.5
+MIN_CARD_PROB = 0.5  # a classifier answer below this is no card (model.json: min_prob)
 
 
 class VisionError(RuntimeError):
@@ -66,6 +66,7 @@ class CardReader:
         cls = meta.get("classifier", {})
         self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False)) \
             if self.two_stage else None
+        self.min_prob = float(cls.get("min_prob", MIN_CARD_PROB))
         self.runtime = runtime
 
     def read(self, image: np.ndarray) -> ReadResult:
@@ -80,7 +81,7 @@ class CardReader:
             labels = self.classifier.classify([crop_index(image, d.box) for d in index_dets])
             readings = [IndexReading(d, code, p) for d, (code, p) in
                         zip(index_dets, labels, strict=True) if code != "none"
-                        and p >= MIN_CARD_PROB]
+                        and p >= self.min_prob]
         else:
             cards = []
             readings = [IndexReading(d, CARD_CODES[d.cls], 1.0) for d in dets]

@@ -1,0 +1,66 @@
+"""Where the held-out misses are, index by index: the detector, or the classifier?
+
+    .venv/bin/python scripts/index_misses.py [--models models] [--test data/model-work/test]
+        [--limit 300]
+
+For every labelled corner index of the held-out scenes, by its size: was it detected (a
+detection with IoU ≥ 0.5), and was that detection's crop read right and sure enough to
+count (the reader's min_prob), read right but too unsure, or misread? And, for comparison,
+how often the classifier reads the labelled box itself (a perfect detector's crop).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from scorekeeper.vision.classes import INDEX
+from scorekeeper.vision.classifier import crop_index
+from scorekeeper.vision.evaluate import SIZE_BUCKETS, _bucket
+from scorekeeper.vision.reader import MODELS, CardReader, load_image
+from scorekeeper.vision.synth.dataset import read_labels
+from scorekeeper.vision.synth.index_box import iou
+
+OUTCOMES = ("read", "unsure", "misread", "not detected", "labelled box read")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", type=Path, default=MODELS)
+    ap.add_argument("--test", type=Path, default=MODELS.parent / "data" / "model-work" / "test")
+    ap.add_argument("--limit", type=int, default=300)
+    args = ap.parse_args()
+    reader = CardReader(args.models)
+    assert reader.classifier is not None, "a two-stage model (index detector + classifier)"
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for meta in sorted((args.test / "cards").glob("*.json"))[:args.limit]:
+        image = load_image(args.test / "images" / f"{meta.stem}.jpg")
+        truth = [o for o in read_labels(meta) if o["kind"] == "index"]
+        found = [d for d in reader.detector.detect(image) if d.cls == INDEX]
+        reads = reader.classifier.classify([crop_index(image, d.box) for d in found])
+        direct = reader.classifier.classify([crop_index(image, tuple(o["box"])) for o in truth])
+        for o, (direct_code, _) in zip(truth, direct, strict=True):
+            box = tuple(o["box"])
+            c = counts[_bucket(max(box[2] - box[0], box[3] - box[1]))]
+            c["labelled"] += 1
+            c["labelled box read"] += direct_code == o["card"]
+            best = max(range(len(found)), key=lambda i: iou(found[i].box, box), default=None)
+            if best is None or iou(found[best].box, box) < 0.5:
+                c["not detected"] += 1
+                continue
+            code, p = reads[best]
+            c["misread" if code != o["card"] else "read" if p >= reader.min_prob
+              else "unsure"] += 1
+    order = [_bucket(lo) for lo, _ in SIZE_BUCKETS]
+    rows = [(k, counts[k]) for k in order if k in counts]
+    rows.append(("all", sum((c for _, c in rows), Counter())))
+    print("| index size | indices | " + " | ".join(OUTCOMES) + " |")
+    print("|---" * (len(OUTCOMES) + 2) + "|")
+    for name, c in rows:
+        cells = [f"{c[k] / c['labelled']:.1%}" for k in OUTCOMES]
+        print(f"| {name} | {c['labelled']} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
