@@ -29,12 +29,7 @@ def full_resolution(width: int = 16) -> Any:
     """The session-1 to -3 design: two convs at the crop's full 48 px, then 24, 12, 6."""
     from torch import nn
 
-    w = width
-
-    def block(cin: int, cout: int) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-                nn.ReLU(inplace=True)]
-
+    w, block = width, classifier_train.conv_block
     return nn.Sequential(
         *block(3, w), *block(w, w), nn.MaxPool2d(2),
         *block(w, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),

@@ -16,6 +16,14 @@ from scorekeeper.vision.classes import CLASSIFIER_CLASSES
 from scorekeeper.vision.classifier import CROP
 
 
+def conv_block(cin: int, cout: int, stride: int = 1) -> list:  # [Conv2d, BatchNorm2d, ReLU]
+    """A 3 × 3 convolution, batch norm and ReLU: the unit every classifier design stacks."""
+    from torch import nn
+
+    return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+
 def build_model(width: int = 16):  # -> torch.nn.Module; torch is imported only for training
     """A stride-2 stem, then two convs at each of 2×, 4× and 8× `width` channels.
 
@@ -26,12 +34,7 @@ def build_model(width: int = 16):  # -> torch.nn.Module; torch is imported only 
     """
     from torch import nn
 
-    w = width
-
-    def block(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
-                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
+    w, block = width, conv_block
     return nn.Sequential(
         *block(3, w + 8, stride=2), *block(w + 8, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),
         *block(2 * w, 4 * w), *block(4 * w, 4 * w), nn.MaxPool2d(2),

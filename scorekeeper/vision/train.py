@@ -129,10 +129,10 @@ def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epoc
                            minutes, close_mosaic=1, lr0=lr0, warmup_epochs=0.5, seed=1)
 
 
-def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int,
-                     limit: int | None = None, extra_epochs: tuple[int, ...] = (),
-                     width: int = 16, per_index: int = 1, batch: int = 64,
-                     lr: float = 2e-2) -> dict:
+def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int, *,
+                     limit: int | None, extra_epochs: tuple[int, ...], width: int,
+                     per_index: int, batch: int, lr: float) -> dict:
+    """The plan's classifier stage (its sizes: `Plan.cls_*`), skipped when already trained."""
     from scorekeeper.vision import classifier_train
     from scorekeeper.vision.crops import crops_from_dataset
 
@@ -261,10 +261,10 @@ def build_model(work: Path, models: Path, plan: Plan, *, ncnn: bool = True,
     data_yaml = write_data_yaml(train, val, work / "data.yaml")
     cls_stats: dict = {}
     if stages in ("all", "classifier"):
-        cls_stats = train_classifier(train, val, models / "cards-cls.onnx", plan.cls_epochs,
-                                     plan.seed, plan.cls_images, plan.cls_extra_epochs,
-                                     plan.cls_width, plan.cls_per_index, plan.cls_batch,
-                                     plan.cls_lr)
+        cls_stats = train_classifier(
+            train, val, models / "cards-cls.onnx", plan.cls_epochs, plan.seed,
+            limit=plan.cls_images, extra_epochs=plan.cls_extra_epochs, width=plan.cls_width,
+            per_index=plan.cls_per_index, batch=plan.cls_batch, lr=plan.cls_lr)
         if stages == "classifier":
             return cls_stats
     last_stage = f"detector-{len(plan.extra_epochs) + 1}" if plan.extra_epochs else "detector"
