@@ -13,10 +13,12 @@ import numpy as np
 from scorekeeper.vision.classes import CARD, CARD_CODES, INDEX
 from scorekeeper.vision.classifier import IndexClassifier, crop_index
 from scorekeeper.vision.detectors import create_detector
+from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
 from scorekeeper.vision.detectors.onnx import OnnxConfig
 from scorekeeper.vision.detectors.pytorch import TorchConfig
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices
+from scorekeeper.vision.refocus import INDEX_PX, MAX_SCALE, refocus_scale
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 MIN_CARD_PROB = 0.5  # a classifier answer below this is no card (model.json: min_prob)
@@ -30,6 +32,7 @@ class VisionError(RuntimeError):
 class ReadResult:
     cards: list[PhysicalCard]
     ms: float
+    looks: int = 1  # 2 when the frame was read again enlarged (vision/refocus.py)
 
     def to_json(self) -> list[dict[str, Any]]:
         return [{"card": c.card, "confidence": round(c.confidence, 3),
@@ -67,13 +70,22 @@ class CardReader:
         self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False)) \
             if self.two_stage else None
         self.min_prob = float(cls.get("min_prob", MIN_CARD_PROB))
+        # a fixed-size input (NCNN) cannot be enlarged: no second look there
+        self.refocus = self.two_stage and not config.imgsz
+        self.index_px = float(det.get("index_px", INDEX_PX))
+        self.max_scale = float(det.get("max_scale", MAX_SCALE))
+        self.scale = config.scale
         self.runtime = runtime
 
     def read(self, image: np.ndarray) -> ReadResult:
         start = time.perf_counter()
-        # a box under 2 px is no index: runtimes can emit them at the image border
-        dets = [d for d in self.detector.detect(image)
-                if d.box[2] - d.box[0] >= 2 and d.box[3] - d.box[1] >= 2]
+        dets, looks = self._detect(image), 1
+        if self.refocus:
+            again = refocus_scale([d.size for d in dets if d.cls == INDEX],
+                                  max(image.shape[:2]), self.scale, self.index_px,
+                                  self.max_scale)
+            if again:
+                dets, looks = self._detect(image, again), 2
         if self.two_stage:
             index_dets = [d for d in dets if d.cls == INDEX]
             cards = [d for d in dets if d.cls == CARD]
@@ -86,7 +98,12 @@ class CardReader:
             cards = []
             readings = [IndexReading(d, CARD_CODES[d.cls], 1.0) for d in dets]
         found = pair_indices(readings, cards)
-        return ReadResult(found, (time.perf_counter() - start) * 1000)
+        return ReadResult(found, (time.perf_counter() - start) * 1000, looks)
+
+    def _detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
+        # a box under 2 px is no index: runtimes can emit them at the image border
+        return [d for d in self.detector.detect(image, scale)
+                if d.box[2] - d.box[0] >= 2 and d.box[3] - d.box[1] >= 2]
 
 
 def load_image(path: Path) -> np.ndarray:

@@ -40,6 +40,6 @@ class Detection:
 class Detector(Protocol):
     names: tuple[str, ...]
 
-    def detect(self, image: np.ndarray) -> list[Detection]:
-        """Detections in a BGR uint8 image."""
+    def detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
+        """Detections in a BGR uint8 image, read at `scale` (default: the config's)."""
         ...

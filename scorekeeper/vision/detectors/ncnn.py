@@ -31,14 +31,14 @@ class NcnnDetector:
         self.config = config
         self.names = names
 
-    def detect(self, image: np.ndarray) -> list[Detection]:
+    def detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
         import ncnn
 
-        size = input_size(image.shape, self.config.imgsz, self.config.scale)
-        boxed, scale, pad = letterbox(image, size)
+        size = input_size(image.shape, self.config.imgsz, scale or self.config.scale)
+        boxed, ratio, pad = letterbox(image, size)
         tensor = to_tensor(boxed)[0]  # keep it alive: ncnn.Mat wraps its memory, no copy
         with self.net.create_extractor() as ex:
             ex.input("in0", ncnn.Mat(tensor))
             _, out = ex.extract("out0")
         raw = np.array(out)[None]
-        return decode(raw, scale, pad, self.config.conf, self.config.iou, image.shape[:2])
+        return decode(raw, ratio, pad, self.config.conf, self.config.iou, image.shape[:2])

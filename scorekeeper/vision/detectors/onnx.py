@@ -28,8 +28,8 @@ class OnnxDetector:
         self.config = config
         self.names = names
 
-    def detect(self, image: np.ndarray) -> list[Detection]:
-        size = input_size(image.shape, self.config.imgsz, self.config.scale)
-        boxed, scale, pad = letterbox(image, size, square=False)
+    def detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
+        size = input_size(image.shape, self.config.imgsz, scale or self.config.scale)
+        boxed, ratio, pad = letterbox(image, size, square=False)
         raw = self.session.run(None, {self.input: to_tensor(boxed)})[0]
-        return decode(raw, scale, pad, self.config.conf, self.config.iou, image.shape[:2])
+        return decode(raw, ratio, pad, self.config.conf, self.config.iou, image.shape[:2])

@@ -28,10 +28,10 @@ class TorchDetector:
         self.config = config
         self.names = names
 
-    def detect(self, image: np.ndarray) -> list[Detection]:
+    def detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
         from scorekeeper.vision.detectors.yolo_decode import input_size
 
-        size = input_size(image.shape, self.config.imgsz, self.config.scale)
+        size = input_size(image.shape, self.config.imgsz, scale or self.config.scale)
         res = self.model.predict(image, imgsz=size, conf=self.config.conf,
                                  iou=self.config.iou, verbose=False, device="cpu")[0]
         boxes = res.boxes

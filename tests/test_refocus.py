@@ -1,0 +1,85 @@
+"""The second look at frames whose indices came out small (vision/refocus.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorekeeper.vision.classes import CARD, INDEX
+from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.refocus import refocus_scale
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(("sizes", "long_side", "scale", "expected"), [
+    ([], 1280, 0.75, None),                      # nothing found: nothing to measure
+    ([40.0, 40.0, 40.0], 1280, 0.75, None),      # 30 px in the input: read well already
+    ([60.0, 60.0], 1280, 0.75, None),            # big indices never shrink
+    ([24.0, 24.0, 24.0], 1280, 0.75, 1.1667),   # 18 px → enlarged to 28
+    ([12.0, 12.0], 1280, 0.75, 1.25),            # far too small: enlarged only up to 1.25
+    ([35.0, 36.0], 1280, 0.75, None),            # 26.6 px: not worth a second look
+    ([12.0, 12.0], 1920, 0.75, None),            # already read at the 1280-px input cap
+    ([12.0, 12.0], 640, 1.25, None),             # already at the most enlargement
+])
+def test_refocus_scale_table(sizes: list[float], long_side: int, scale: float,
+                             expected: float | None) -> None:
+    got = refocus_scale(sizes, long_side, scale, index_px=28.0, max_scale=1.25)
+    assert got == (None if expected is None else pytest.approx(expected, abs=1e-3))
+
+
+def test_a_few_big_cards_near_the_camera_do_not_decide_for_the_table() -> None:
+    small_table = [20.0] * 7 + [80.0] * 2
+    assert refocus_scale(small_table, 1280, 0.75) is not None
+
+
+def test_switched_off_with_a_zero_target() -> None:
+    assert refocus_scale([10.0, 10.0], 1280, 0.75, index_px=0) is None
+
+
+class RecordingDetector:
+    """Small indices at the first look, more of them when asked to enlarge."""
+
+    names = ("index", "card")
+
+    def __init__(self) -> None:
+        self.scales: list[float | None] = []
+
+    def detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
+        self.scales.append(scale)
+        boxes = [(100.0, 100.0, 106.0, 112.0)]
+        if scale:
+            boxes.append((400.0, 300.0, 406.0, 312.0))
+        return [Detection(b, INDEX, 0.9) for b in boxes] + \
+            [Detection((90.0, 90.0, 160.0, 190.0), CARD, 0.9)]
+
+
+@pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(), reason="no trained model")
+def test_the_reader_looks_again_enlarged_and_keeps_the_second_look() -> None:
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader()
+    fake = RecordingDetector()
+    reader.detector = fake  # type: ignore[assignment]
+    seen: list[int] = []
+    assert reader.classifier is not None
+    reader.classifier.classify = lambda crops: (seen.append(len(crops)),  # type: ignore
+                                                [("QD", 0.9)] * len(crops))[1]
+    frame = np.zeros((960, 1280, 3), np.uint8)
+    found = reader.read(frame).cards
+    assert fake.scales == [None, reader.max_scale]  # 9-px indices: enlarged to the most
+    assert seen == [2] and len(found) == 2  # both indices of the second look were read
+
+
+@pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(), reason="no trained model")
+def test_no_second_look_on_a_fixed_size_runtime(tmp_path: Path) -> None:
+    pytest.importorskip("ncnn")
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader(runtime="ncnn")
+    fake = RecordingDetector()
+    reader.detector = fake  # type: ignore[assignment]
+    reader.read(np.zeros((960, 1280, 3), np.uint8))
+    assert not reader.refocus and fake.scales == [None]
