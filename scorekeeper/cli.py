@@ -72,7 +72,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from scorekeeper.vision.evaluate import run
 
     return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
-               limit=args.limit, out=sys.stdout)
+               limit=args.limit, out=sys.stdout, models=args.models, err=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="rendered held-out set (default: data/model-work/test)")
     ev.add_argument("--real", type=Path, default=None, help="real-photos-dev folder")
     ev.add_argument("--limit", type=int, default=None, help="first N synthetic images")
+    ev.add_argument("--models", type=Path, default=None,
+                    help="model folder (default: models/), e.g. a copy with other settings")
     ev.set_defaults(func=_cmd_eval)
 
     from scorekeeper.calibration.cli import add_parser as add_calibrate

@@ -5,8 +5,9 @@
 
 For every labelled corner index of the held-out scenes, by its size: was it detected (a
 detection with IoU ≥ 0.5), and was that detection's crop read right and sure enough to
-count (the reader's min_prob), read right but too unsure, or misread? And, for comparison,
-how often the classifier reads the labelled box itself (a perfect detector's crop).
+count (the reader's min_prob), read right but too unsure, or misread? Detections are the
+reader's own, second look included. And, for comparison, how often the classifier reads
+the labelled box itself (a perfect detector's crop).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def main() -> None:
     for meta in sorted((args.test / "cards").glob("*.json"))[:args.limit]:
         image = load_image(args.test / "images" / f"{meta.stem}.jpg")
         truth = [o for o in read_labels(meta) if o["kind"] == "index"]
-        found = [d for d in reader.detector.detect(image) if d.cls == INDEX]
+        found = [d for d in reader.detect(image)[0] if d.cls == INDEX]
         reads = reader.classifier.classify([crop_index(image, d.box) for d in found])
         direct = reader.classifier.classify([crop_index(image, tuple(o["box"])) for o in truth])
         for o, (direct_code, _) in zip(truth, direct, strict=True):

@@ -79,3 +79,10 @@ def test_a_reading_under_two_overlapping_indices_goes_to_the_card_it_names(tmp_p
     reader = StandInReader([_card("5H", (28, 12, 44, 48))])  # centre (36, 30): in both
     s = eval_synthetic(reader, tmp_path)  # type: ignore[arg-type]
     assert (s["correct"], s["false"], s["worst_confusions"]) == (1, 0, [])
+
+
+def test_eval_on_a_folder_without_a_model_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    from scorekeeper.cli import main
+
+    assert main(["eval", "--models", str(tmp_path)]) == 2
+    assert f"no trained model: {tmp_path / 'model.json'} is missing" in capsys.readouterr().err

@@ -30,6 +30,13 @@ def test_refocus_scale_table(sizes: list[float], long_side: int, scale: float,
     assert got == (None if expected is None else pytest.approx(expected, abs=1e-3))
 
 
+def test_a_frame_read_enlarged_whose_indices_are_big_goes_back_down_to_the_base() -> None:
+    # the previous frame settled on 1.0; this one's indices are 60 px: back to 0.75, no lower
+    assert refocus_scale([60.0, 60.0], 1280, 1.0, 28.0, 1.25, base=0.75) == 0.75
+    # near the target at the settled scale: it stays there (no look back and forth)
+    assert refocus_scale([27.0, 29.0], 1280, 1.0, 28.0, 1.25, base=0.75) is None
+
+
 def test_a_few_big_cards_near_the_camera_do_not_decide_for_the_table() -> None:
     small_table = [20.0] * 7 + [80.0] * 2
     assert refocus_scale(small_table, 1280, 0.75) is not None
@@ -40,7 +47,7 @@ def test_switched_off_with_a_zero_target() -> None:
 
 
 class RecordingDetector:
-    """Small indices at the first look, more of them when asked to enlarge."""
+    """Small indices at the configured scale, more of them when asked to enlarge."""
 
     names = ("index", "card")
 
@@ -50,14 +57,14 @@ class RecordingDetector:
     def detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
         self.scales.append(scale)
         boxes = [(100.0, 100.0, 106.0, 112.0)]
-        if scale:
+        if scale and scale > 1:
             boxes.append((400.0, 300.0, 406.0, 312.0))
         return [Detection(b, INDEX, 0.9) for b in boxes] + \
             [Detection((90.0, 90.0, 160.0, 190.0), CARD, 0.9)]
 
 
 @pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(), reason="no trained model")
-def test_the_reader_looks_again_enlarged_and_keeps_the_second_look() -> None:
+def test_the_reader_looks_again_enlarged_then_starts_the_next_frame_there() -> None:
     from scorekeeper.vision.reader import CardReader
 
     reader = CardReader()
@@ -68,9 +75,14 @@ def test_the_reader_looks_again_enlarged_and_keeps_the_second_look() -> None:
     reader.classifier.classify = lambda crops: (seen.append(len(crops)),  # type: ignore
                                                 [("QD", 0.9)] * len(crops))[1]
     frame = np.zeros((960, 1280, 3), np.uint8)
-    found = reader.read(frame).cards
-    assert fake.scales == [None, reader.max_scale]  # 9-px indices: enlarged to the most
-    assert seen == [2] and len(found) == 2  # both indices of the second look were read
+    first = reader.read(frame, camera="table")
+    assert fake.scales == [reader.scale, reader.max_scale]  # 9-px indices: enlarged the most
+    assert first.looks == 2 and seen == [2] and len(first.cards) == 2  # the 2nd look's
+    second = reader.read(frame, camera="table")  # the same camera: its settled scale, once
+    assert fake.scales[2:] == [reader.max_scale] and second.looks == 1
+    assert len(second.cards) == 2
+    upload = reader.read(frame)  # an unrelated photo starts afresh at the base scale
+    assert fake.scales[3:] == [reader.scale, reader.max_scale] and upload.looks == 2
 
 
 @pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(), reason="no trained model")
@@ -82,4 +94,4 @@ def test_no_second_look_on_a_fixed_size_runtime(tmp_path: Path) -> None:
     fake = RecordingDetector()
     reader.detector = fake  # type: ignore[assignment]
     reader.read(np.zeros((960, 1280, 3), np.uint8))
-    assert not reader.refocus and fake.scales == [None]
+    assert not reader.refocus and fake.scales == [reader.scale]

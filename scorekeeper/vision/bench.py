@@ -58,15 +58,18 @@ def run(runtimes: list[str], repeats: int = 5, out: TextIO | None = None) -> dic
             continue
         reader.read(frames[CASES[0]])  # warm up
         for (size, n, tiles), frame in frames.items():
-            times = []
+            key = f"{size[0]}x{size[1]}, {n} {'small ' if tiles > 1 else ''}cards"
+            # each case is a fixed camera: its first frame may take a second look, the
+            # next ones start at the scale that look settled on (vision/refocus.py)
+            results = []
             for _ in range(repeats):
                 start = time.perf_counter()
-                result = reader.read(frame)
-                times.append((time.perf_counter() - start) * 1000)
-            key = f"{size[0]}x{size[1]}, {n} {'small ' if tiles > 1 else ''}cards"
-            figures.setdefault(runtime, {})[key] = statistics.median(times)
+                results.append((reader.read(frame, camera=key), time.perf_counter() - start))
+            median = statistics.median(secs * 1000 for _, secs in results)
+            figures.setdefault(runtime, {})[key] = median
+            (first, first_s), (last, _) = results[0], results[-1]
             if out:
-                out.write(f"{runtime:6} {key:28} median {statistics.median(times):7.1f} ms "
-                          f"({len(result.cards)} cards read, {result.looks} "
-                          f"look{'s' if result.looks > 1 else ''})\n")
+                out.write(f"{runtime:6} {key:28} median {median:7.1f} ms "
+                          f"({len(last.cards)} cards read; first frame {first.looks} "
+                          f"look{'s' if first.looks > 1 else ''}, {first_s * 1000:.0f} ms)\n")
     return figures

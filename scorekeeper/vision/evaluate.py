@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.vision.classes import RANK_NAMES, rank_of
-from scorekeeper.vision.reader import CardReader, load_image
+from scorekeeper.vision.reader import MODELS, CardReader, VisionError, load_image
 from scorekeeper.vision.synth.dataset import read_labels
 
 REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-dev"
@@ -141,10 +141,12 @@ def format_report(name: str, s: dict[str, Any]) -> str:
 
 
 def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: int | None,
-        out: Any) -> int:
-    from scorekeeper.vision.reader import MODELS
-
-    reader = CardReader(runtime=runtime)
+        out: Any, models: Path | None = None, err: Any = None) -> int:
+    try:
+        reader = CardReader(models or MODELS, runtime=runtime)
+    except VisionError as exc:
+        (err or out).write(f"error: {exc}\n")
+        return 2
     synthetic = synthetic or MODELS.parent / "data" / "model-work" / "test"
     real = real or REAL_PHOTOS
     if (synthetic / "cards").exists():

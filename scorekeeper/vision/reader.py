@@ -75,17 +75,13 @@ class CardReader:
         self.index_px = float(det.get("index_px", INDEX_PX))
         self.max_scale = float(det.get("max_scale", MAX_SCALE))
         self.scale = config.scale
+        self.settled: dict[str, float] = {}  # camera → the scale its last frame settled on
         self.runtime = runtime
 
-    def read(self, image: np.ndarray) -> ReadResult:
+    def read(self, image: np.ndarray, camera: str | None = None) -> ReadResult:
+        """Read one frame; `camera` names a fixed camera whose frames share a scale."""
         start = time.perf_counter()
-        dets, looks = self._detect(image), 1
-        if self.refocus:
-            again = refocus_scale([d.size for d in dets if d.cls == INDEX],
-                                  max(image.shape[:2]), self.scale, self.index_px,
-                                  self.max_scale)
-            if again:
-                dets, looks = self._detect(image, again), 2
+        dets, looks = self.detect(image, camera)
         if self.two_stage:
             index_dets = [d for d in dets if d.cls == INDEX]
             cards = [d for d in dets if d.cls == CARD]
@@ -100,7 +96,27 @@ class CardReader:
         found = pair_indices(readings, cards)
         return ReadResult(found, (time.perf_counter() - start) * 1000, looks)
 
-    def _detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
+    def detect(self, image: np.ndarray, camera: str | None = None
+               ) -> tuple[list[Detection], int]:
+        """The detections to read, and how many looks they took (2 when rescaled).
+
+        A named camera's cards keep their size from frame to frame, so its next frame is
+        first looked at where this one settled, and only its first frame pays for a second
+        look. Unrelated images (`camera` None: photo uploads, `read`, `eval`) start afresh.
+        """
+        first = self.settled.get(camera, self.scale) if camera else self.scale
+        dets = self._look(image, first)
+        if self.refocus:
+            again = refocus_scale([d.size for d in dets if d.cls == INDEX],
+                                  max(image.shape[:2]), first, self.index_px,
+                                  self.max_scale, base=self.scale)
+            if again:
+                if camera:
+                    self.settled[camera] = again
+                return self._look(image, again), 2
+        return dets, 1
+
+    def _look(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
         # a box under 2 px is no index: runtimes can emit them at the image border
         return [d for d in self.detector.detect(image, scale)
                 if d.box[2] - d.box[0] >= 2 and d.box[3] - d.box[1] >= 2]

@@ -5,6 +5,8 @@ of the frame assumes every camera frames the table alike; a camera mounted highe
 photo of a whole table, leaves the indices below that size, where the detector misses
 most of them. The first look measures how big the indices are; when they are well under
 the size the detector reads best, the frame is read once more, enlarged to bring them there.
+A camera does not move between frames, so the reader starts the next frame at the scale
+this one settled on, and a fixed camera pays for the second look once, not every frame.
 """
 
 from __future__ import annotations
@@ -14,25 +16,28 @@ from collections.abc import Sequence
 
 from scorekeeper.vision.detectors.yolo_decode import input_size
 
-INDEX_PX = 24.0  # the index long side (detector-input pixels) to bring small indices up to
+INDEX_PX = 28.0  # the index long side (detector-input pixels) to bring small indices up to
 MAX_SCALE = 1.25  # the most a frame is enlarged, as a share of its long side
 MIN_GAIN = 1.15  # a second look must enlarge at least this much to be worth its time
 
 
 def refocus_scale(index_sizes: Sequence[float], long_side: int, scale: float,
-                  index_px: float = INDEX_PX, max_scale: float = MAX_SCALE) -> float | None:
-    """The scale to read the frame again at, or None when the first look was good enough.
+                  index_px: float = INDEX_PX, max_scale: float = MAX_SCALE,
+                  base: float | None = None) -> float | None:
+    """The scale to read the frame again at, or None when the look at `scale` was good enough.
 
-    `index_sizes` are the long sides, in frame pixels, of the indices the first look found
-    at `scale`; their median stands for the frame, so a few large cards near the camera do
-    not decide it alone. Indices already at or above `index_px` never shrink: the first
-    look read them well (enlarging big cards out of the trained size costs precision).
+    `index_sizes` are the long sides, in frame pixels, of the indices found at `scale`; their
+    median stands for the frame, so a few large cards near the camera do not decide it
+    alone. The answer lies between `base` (the configured first look, default `scale`) and
+    `max_scale`: indices at or above `index_px` at the base scale are never shrunk further
+    (the base look reads them well; shrinking big cards below it costs precision).
     """
     if not index_sizes or index_px <= 0:
         return None
-    first_side = input_size((long_side, long_side), 0, scale)
-    median_px = statistics.median(index_sizes) * first_side / long_side
-    wanted = min(max_scale, scale * index_px / median_px)
+    base = scale if base is None else base
+    side = input_size((long_side, long_side), 0, scale)
+    median_px = statistics.median(index_sizes) * side / long_side
+    wanted = min(max_scale, max(base, scale * index_px / median_px))
     # the input side is capped: a frame already read at the cap cannot be enlarged
-    second_side = input_size((long_side, long_side), 0, wanted)
-    return wanted if second_side >= first_side * MIN_GAIN else None
+    other = input_size((long_side, long_side), 0, wanted)
+    return wanted if max(other, side) >= min(other, side) * MIN_GAIN else None

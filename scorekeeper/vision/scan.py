@@ -35,10 +35,13 @@ class ScanResult:
 
 
 def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | None,
-               calibration: Any | None = None) -> ScanResult:
-    """Read a frame for `game`; Chicago with a player also answers "may I knock?"."""
+               calibration: Any | None = None, camera: str | None = None) -> ScanResult:
+    """Read a frame for `game`; Chicago with a player also answers "may I knock?".
+
+    `camera` names the fixed camera the frame came from (None for a photo upload).
+    """
     view = calibration.rectify(frame) if calibration is not None else frame
-    result = reader.read(view)
+    result = reader.read(view, camera)
     zones: list[str | None] | None = None
     if calibration is not None:
         s = calibration.px_per_mm

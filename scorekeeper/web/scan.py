@@ -75,7 +75,9 @@ def _calibration(request: Request) -> Any:
         return None
 
 
-async def _frame_and_player(request: Request) -> tuple[Any, str | None] | JSONResponse:
+async def _frame_and_player(request: Request
+                            ) -> tuple[Any, str | None, str | None] | JSONResponse:
+    """The frame, the player, and the camera it came from (None for a photo upload)."""
     import cv2
     import numpy as np
 
@@ -93,7 +95,7 @@ async def _frame_and_player(request: Request) -> tuple[Any, str | None] | JSONRe
         if frame is None:
             name = getattr(upload, "filename", None) or "the upload"
             return _error(415, f"{name} is not an image (JPEG or PNG expected)")
-        return frame, (str(player) if player else None)
+        return frame, (str(player) if player else None), None
     try:
         body = await request.json()
     except ValueError:
@@ -108,7 +110,7 @@ async def _frame_and_player(request: Request) -> tuple[Any, str | None] | JSONRe
     if frame is None:
         status = camera.status()
         return _error(503, f"camera {status.state}: {status.error or 'no frame'}")
-    return frame, player
+    return frame, player, "camera"
 
 
 async def scan(game_id: int, request: Request) -> Response:
@@ -120,7 +122,7 @@ async def scan(game_id: int, request: Request) -> Response:
     got = await _frame_and_player(request)
     if isinstance(got, JSONResponse):
         return got
-    frame, player = got
+    frame, player, camera = got
     game = request.app.state.store.game(game_id)
     if player is not None:
         player = game.player_name(player)
@@ -129,7 +131,7 @@ async def scan(game_id: int, request: Request) -> Response:
     except (VisionError, ImportError, OSError) as exc:
         return _error(503, f"card reader unavailable: {exc}")
     result = await run_in_threadpool(scan_frame, frame, reader, game, player,
-                                     _calibration(request))
+                                     _calibration(request), camera)
     ok, jpeg = cv2.imencode(".jpg", result.annotated, [cv2.IMWRITE_JPEG_QUALITY, 85])
     key = request.app.state.scans.add(jpeg.tobytes() if ok else b"")
     body = {"player": player, **result.to_json(f"/api/scans/{key}.jpg")}
