@@ -5,8 +5,9 @@ of the frame assumes every camera frames the table alike; a camera mounted highe
 photo of a whole table, leaves the indices below that size, where the detector misses
 most of them. The first look measures how big the indices are; when they are well under
 the size the detector reads best, the frame is read once more, enlarged to bring them there.
-A camera does not move between frames, so the reader starts the next frame at the scale
-this one settled on, and a fixed camera pays for the second look once, not every frame.
+The table's camera does not move between frames, so the reader starts that camera's next
+frame at the scale this one settled on, and pays for the second look once, not every frame;
+unrelated images (photo uploads) start afresh.
 """
 
 from __future__ import annotations
