@@ -68,3 +68,33 @@ def test_unknown_player_and_bad_json(client: TestClient) -> None:
                     content=b"{nope")
     assert r.status_code == 422
     assert client.get("/api/games/1").json()["seq"] == 0  # nothing stored by any of these
+
+
+class RecordingReader:
+    """Stands in for the card reader: remembers which camera each frame was read for."""
+
+    def __init__(self) -> None:
+        self.cameras: list[str | None] = []
+
+    def read(self, image: object, camera: str | None = None) -> object:
+        from scorekeeper.vision.reader import ReadResult
+
+        self.cameras.append(camera)
+        return ReadResult([], 1.0)
+
+
+def test_camera_scans_share_a_scale_and_uploads_start_afresh(tmp_path: Path) -> None:
+    # the reader keeps a settled scale per named camera (vision/refocus.py); a photo from a
+    # phone is unrelated to the last one, so it must not be read at the camera's scale
+    sample = next(SAMPLE.glob("*.jpg"))
+    app = create_app(Settings(data_dir=tmp_path, camera=f"replay:{sample}"), token="secret")
+    reader = RecordingReader()
+    app.state.vision.reader = lambda: reader
+    with TestClient(app) as c:
+        assert c.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
+                      headers=ADMIN).status_code == 201
+        assert c.post("/api/games/1/scan", json={}, headers=ADMIN).status_code == 201
+        r = c.post("/api/games/1/scan", headers=ADMIN,
+                   files={"image": ("table.jpg", sample.read_bytes(), "image/jpeg")})
+        assert r.status_code == 201
+    assert reader.cameras == ["camera", None]
