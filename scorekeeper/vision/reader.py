@@ -116,7 +116,7 @@ class CardReader:
                 return self._look(image, again), 2
         return dets, 1
 
-    def _look(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
+    def _look(self, image: np.ndarray, scale: float) -> list[Detection]:
         # a box under 2 px is no index: runtimes can emit them at the image border
         return [d for d in self.detector.detect(image, scale)
                 if d.box[2] - d.box[0] >= 2 and d.box[3] - d.box[1] >= 2]
