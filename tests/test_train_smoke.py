@@ -15,15 +15,22 @@ pytest.importorskip("ultralytics")
 pytest.importorskip("torch")
 
 
-def test_tiny_model_builds_exports_and_reads(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bf16", [False, True])  # True: bfloat16 where the CPU has it
+def test_tiny_model_builds_exports_and_reads(tmp_path: Path, bf16: bool) -> None:
+    from scorekeeper.vision.mixed_precision import cpu_has_bf16
     from scorekeeper.vision.reader import CardReader, load_image
     from scorekeeper.vision.train import Plan, build_model
 
     work, models = tmp_path / "work", tmp_path / "models"
     plan = Plan(train_images=6, val_images=2, test_images=2, size=256, imgsz=160, epochs=1,
                 batch=4, fraction=1.0, cls_epochs=1, extra_epochs=(1,), cls_extra_epochs=(1,),
-                cls_width=8, fallback=True)
+                cls_width=8, fallback=True, bf16=bf16)
     meta = build_model(work, models, plan, ncnn=False)
+    native = bf16 and cpu_has_bf16()
+    assert meta["training"]["classifier"]["bf16"] is native
+    for stage in ("detector", "detector-2"):
+        args = (work / "runs" / stage / "args.yaml").read_text()
+        assert ("amp: bf16" in args) is native
     assert {"cards-det.pt", "cards-det.onnx", "cards-cls.onnx", "model.json"} <= {
         p.name for p in models.iterdir()}
     assert json.loads((models / "model.json").read_text()) == meta

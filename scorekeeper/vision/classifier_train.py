@@ -61,10 +61,11 @@ def _augment(x, gen):
 def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int = 64,
           seed: int = 0, val: tuple[np.ndarray, np.ndarray] | None = None,
           init: Path | None = None, lr: float = 2e-2, width: int = 16,
-          design: Callable[[int], Any] | None = None) -> dict:
+          design: Callable[[int], Any] | None = None, bf16: bool = False) -> dict:
     """Train (or continue from `init` weights), save `out` (ONNX) and its weights (.pt).
 
     `design` builds another network from `width` (scripts/classifier_sweep.py compares).
+    `bf16`: on a CPU, bfloat16 autocast with channels-last tensors (vision/mixed_precision.py).
 
     On a GPU the whole crop set moves to the device once: the batches are tiny, so copying
     each from the host would cost more than the network.
@@ -80,6 +81,9 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
     if init is not None:
         model.load_state_dict(torch.load(init, map_location="cpu"))
     model = model.to(device)
+    bf16 = bf16 and device == "cpu"
+    layout = torch.channels_last if bf16 else torch.contiguous_format
+    model = model.to(memory_format=layout)
     xt = torch.from_numpy(x[:, :, :, ::-1].copy()).permute(0, 3, 1, 2)  # BGR → RGB, NCHW u8
     yt = torch.from_numpy(y)
     if device != "cpu":
@@ -97,10 +101,11 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
         total, correct = 0.0, 0
         for i in range(0, len(xt), batch):
             idx = order[i:i + batch].to(xt.device)
-            xb = _augment(xt[idx].float() / 255, gen).to(device)
+            xb = _augment(xt[idx].float() / 255, gen).to(device, memory_format=layout)
             yb = yt[idx]
-            logits = model(xb)
-            loss = loss_fn(logits, yb)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                logits = model(xb)
+                loss = loss_fn(logits, yb)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -120,12 +125,12 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
             row["val_acc"] = accuracy(model, *val)
         history.append(row)
         print(f"\n{row}", file=sys.stderr)
-    model = model.cpu().eval()
+    model = model.cpu().to(memory_format=torch.contiguous_format).eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     export_onnx(model, out)
     return {"history": history, "seconds": round(time.time() - start, 1), "samples": len(xt),
-            "width": width, "device": device}
+            "width": width, "device": device, "bf16": bf16}
 
 
 def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:
