@@ -8,8 +8,8 @@ def test_inference():
     out = []
 
     with ncnn.Net() as net:
-        net.load_param("data/models-s5/cards-det_ncnn_model/model.ncnn.param")
-        net.load_model("data/models-s5/cards-det_ncnn_model/model.ncnn.bin")
+        net.load_param("/work/main/data/models-s6/cards-det_ncnn_model/model.ncnn.param")
+        net.load_model("/work/main/data/models-s6/cards-det_ncnn_model/model.ncnn.bin")
 
         with net.create_extractor() as ex:
             ex.input("in0", ncnn.Mat(in0.numpy(), batch_index=0).clone())

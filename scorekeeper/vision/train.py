@@ -232,9 +232,9 @@ PLANS = {
     # one classifier schedule, then one detector schedule sized to end the run by 1 h 55 min
     "cpu": Plan(extra_epochs=(), cls_epochs=22, cls_extra_epochs=(), budget_minutes=115),
     # the session-2 model's schedule: three detector and three classifier stages (~3.3 h)
-    # the cpu plan in bfloat16 (~1.9× the classifier's and ~1.6× the detector's steps per
-    # minute): 32 classifier epochs (44 in float32 read 1 held-out point more than 22), the
-    # rest to the detector, in 90 minutes (what session 6 had left to run it in)
+    # the shipped model: the cpu plan in bfloat16 (~1.9× the classifier's and ~1.6× the
+    # detector's steps per minute), 32 classifier epochs, the rest to the detector, in 90
+    # minutes (what session 6 had left to run it in; 84.4 min measured)
     "cpu-bf16": Plan(extra_epochs=(), cls_epochs=32, cls_extra_epochs=(), budget_minutes=90,
                      bf16=True),
     "cpu-long": Plan(extra_epochs=(4, 20), cls_extra_epochs=(4, 7)),
@@ -336,7 +336,8 @@ def evaluate_model(models: Path, test: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="make model")
     ap.add_argument("--plan", choices=["auto", *PLANS], default="auto",
-                    help="sizes: 'gpu' when CUDA is present (auto), else 'cpu'")
+                    help="sizes: 'gpu' when CUDA is present (auto), else 'cpu-bf16' on a "
+                         "CPU with native bfloat16, else 'cpu'")
     ap.add_argument("--stages", choices=["all", "classifier", "detector", "export"],
                     default="all")
     ap.add_argument("--no-eval", action="store_true", help="skip the evaluation")
@@ -351,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
             nargs = "*" if str(field.type).startswith("tuple") else None
             ap.add_argument(flag, type=kind, nargs=nargs, default=None)
     args = ap.parse_args(argv)
-    name = args.plan if args.plan != "auto" else "gpu" if _has_cuda() else "cpu"
+    name = args.plan if args.plan != "auto" else "gpu" if _has_cuda() else \
+        "cpu-bf16" if cpu_has_bf16() else "cpu"
     overrides = {f.name: getattr(args, f.name) for f in fields(Plan)
                  if f.name != "fallback" and getattr(args, f.name) is not None}
     for key in ("extra_epochs", "cls_extra_epochs"):
