@@ -66,3 +66,16 @@ def test_a_bf16_classifier_trains_and_exports_a_float_model(tmp_path: Path) -> N
     assert stats["bf16"] is True
     p = IndexClassifier(tmp_path / "cls.onnx").probabilities(list(x[:3]))
     assert p.shape == (3, 54) and np.allclose(p.sum(1), 1, atol=1e-4)
+
+
+@pytest.mark.parametrize(("cuda", "bf16", "plan"), [
+    (True, True, "gpu"), (False, True, "cpu-bf16"), (False, False, "cpu")])
+def test_make_model_picks_the_plan_this_machine_can_run(monkeypatch: pytest.MonkeyPatch,
+                                                        cuda: bool, bf16: bool,
+                                                        plan: str) -> None:
+    from scorekeeper.vision import train
+
+    monkeypatch.setattr(train, "_has_cuda", lambda: cuda)
+    monkeypatch.setattr(train, "cpu_has_bf16", lambda: bf16)
+    assert train.default_plan() == plan
+    assert plan in train.PLANS

@@ -352,8 +352,7 @@ def main(argv: list[str] | None = None) -> int:
             nargs = "*" if str(field.type).startswith("tuple") else None
             ap.add_argument(flag, type=kind, nargs=nargs, default=None)
     args = ap.parse_args(argv)
-    name = args.plan if args.plan != "auto" else "gpu" if _has_cuda() else \
-        "cpu-bf16" if cpu_has_bf16() else "cpu"
+    name = args.plan if args.plan != "auto" else default_plan()
     overrides = {f.name: getattr(args, f.name) for f in fields(Plan)
                  if f.name != "fallback" and getattr(args, f.name) is not None}
     for key in ("extra_epochs", "cls_extra_epochs"):
@@ -371,6 +370,11 @@ def main(argv: list[str] | None = None) -> int:
         evaluate_model(args.models, args.work / "test")
     log(f"done in {(time.time() - start) / 60:.1f} min")
     return 0
+
+
+def default_plan() -> str:
+    """The shipped model's plan where this machine can run it, else the nearest one."""
+    return "gpu" if _has_cuda() else "cpu-bf16" if cpu_has_bf16() else "cpu"
 
 
 def _yes(text: str) -> bool:
