@@ -1,6 +1,6 @@
 """bfloat16 training on CPUs that compute it natively.
 
-Measured on the 2-core development machine (AVX-512 BF16): a classifier step runs 1.86×
+Measured on the 2-core development machine (AVX-512 BF16): a classifier step runs 1.73×
 and a detector batch 1.64× faster under bfloat16 autocast (models/README.md, "Training
 in bfloat16"). A CPU without it (a Pi's ARM cores, older x86) would emulate bfloat16 and
 train slower, so there every stage stays in float32.

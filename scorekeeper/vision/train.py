@@ -231,12 +231,12 @@ class Plan:
 PLANS = {
     # one classifier schedule, then one detector schedule sized to end the run by 1 h 55 min
     "cpu": Plan(extra_epochs=(), cls_epochs=22, cls_extra_epochs=(), budget_minutes=115),
-    # the session-2 model's schedule: three detector and three classifier stages (~3.3 h)
-    # the shipped model: the cpu plan in bfloat16 (~1.9× the classifier's and ~1.6× the
+    # the shipped model: the cpu plan in bfloat16 (~1.7× the classifier's and ~1.6× the
     # detector's steps per minute), 32 classifier epochs, the rest to the detector, in 90
     # minutes (what session 6 had left to run it in; 84.4 min measured)
     "cpu-bf16": Plan(extra_epochs=(), cls_epochs=32, cls_extra_epochs=(), budget_minutes=90,
                      bf16=True),
+    # the session-2 model's schedule: three detector and three classifier stages (~3.3 h)
     "cpu-long": Plan(extra_epochs=(4, 20), cls_extra_epochs=(4, 7)),
     "gpu": Plan(train_images=8000, val_images=300, epochs=60, extra_epochs=(), minutes=5.5,
                 fraction=1.0, batch=64, cls_epochs=16, cls_extra_epochs=(), cls_width=24,
