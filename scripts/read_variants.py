@@ -24,7 +24,7 @@ import numpy as np
 
 from scorekeeper.vision import evaluate
 from scorekeeper.vision.classes import CARD, CARD_CODES, INDEX, JOKER, rank_of
-from scorekeeper.vision.classifier import crop_index, crops_to_tensor
+from scorekeeper.vision.classifier import crop_index
 from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.pairing import PAIR_MAX, PAIR_MIN, IndexReading, PhysicalCard, pair_indices
 from scorekeeper.vision.reader import MODELS, CardReader, ReadResult, load_image
@@ -152,7 +152,6 @@ def main() -> None:
     else:
         dets = {_key(image): reader.detect(image)[0] for image in map(load_image, paths)}
         args.cache.write_bytes(pickle.dumps(dets))
-    session, name_in = reader.classifier.session, reader.classifier.input
     for name in args.names:
         probs = {}
         for image in map(load_image, paths):
@@ -161,13 +160,8 @@ def main() -> None:
             for (dx, dy, s), margin, turns in CROPS.get(name, CROPS["shipped"]):
                 if not found:
                     break
-                x = crops_to_tensor([crop_index(image, _moved(d.box, dx, dy, s), margin)
-                                     for d in found])
-                looks = np.concatenate([np.ascontiguousarray(np.rot90(x, k, axes=(2, 3)))
-                                        for k in turns])
-                z = session.run(None, {name_in: looks})[0]
-                p = np.exp(z - z.max(1, keepdims=True))
-                total += (p / p.sum(1, keepdims=True)).reshape(len(turns), len(found), -1).mean(0)
+                total += reader.classifier.probabilities(
+                    [crop_index(image, _moved(d.box, dx, dy, s), margin) for d in found], turns)
             probs[_key(image)] = total / len(CROPS.get(name, CROPS["shipped"]))
         cached = CachedReader(dets, probs, reader.min_prob, FUSED.get(name))
         held = evaluate.eval_synthetic(cached, sets["held-out"])

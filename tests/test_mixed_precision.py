@@ -79,3 +79,4 @@ def test_make_model_picks_the_plan_this_machine_can_run(monkeypatch: pytest.Monk
     monkeypatch.setattr(train, "cpu_has_bf16", lambda: bf16)
     assert train.default_plan() == plan
     assert plan in train.PLANS
+

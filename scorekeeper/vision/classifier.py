@@ -48,10 +48,12 @@ class IndexClassifier:
         self.input = self.session.get_inputs()[0].name
         self.turns = turns
 
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+    def probabilities(self, crops: list[np.ndarray],
+                      turns: tuple[int, ...] | None = None) -> np.ndarray:
+        """Each crop's answer, averaged over quarter `turns` (default: as configured)."""
         x = crops_to_tensor(crops)
-        looks = [np.ascontiguousarray(np.rot90(x, k, axes=(2, 3)))
-                 for k in (range(4) if self.turns else range(1))]
+        turns = turns if turns is not None else (0, 1, 2, 3) if self.turns else (0,)
+        looks = [np.ascontiguousarray(np.rot90(x, k, axes=(2, 3))) for k in turns]
         logits = self.session.run(None, {self.input: np.concatenate(looks)})[0]
         z = logits - logits.max(1, keepdims=True)
         p = np.exp(z)

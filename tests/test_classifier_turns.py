@@ -1,0 +1,24 @@
+"""The index classifier reads a crop at the quarter turns it is asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def test_the_classifier_reads_at_the_turns_asked_for(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    import numpy as np
+
+    from scorekeeper.vision.classifier import CROP, IndexClassifier
+    from scorekeeper.vision.classifier_train import train
+
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 255, (16, CROP, CROP, 3), dtype=np.uint8)
+    train(x, rng.integers(0, 54, 16), tmp_path / "cls.onnx", epochs=1, batch=16, width=8)
+    four, one = IndexClassifier(tmp_path / "cls.onnx"), IndexClassifier(tmp_path / "cls.onnx",
+                                                                       turns=False)
+    crops = list(x[:4])
+    assert np.allclose(four.probabilities(crops, (0,)), one.probabilities(crops))
+    assert np.allclose(one.probabilities(crops, (0, 1, 2, 3)), four.probabilities(crops))
