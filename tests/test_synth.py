@@ -16,7 +16,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
 from scorekeeper.vision.synth import deckset  # noqa: E402
-from scorekeeper.vision.synth.compose import Scene, compose_scene  # noqa: E402
+from scorekeeper.vision.synth.compose import Scene, Style, compose_scene  # noqa: E402
 from scorekeeper.vision.synth.dataset import render_dataset  # noqa: E402
 from scorekeeper.vision.synth.deckset import Deck  # noqa: E402
 from scorekeeper.vision.synth.fallback import fallback_deck  # noqa: E402
@@ -24,6 +24,10 @@ from scorekeeper.vision.synth.fallback import fallback_deck  # noqa: E402
 SIZE = (224, 224)
 INDEX_MIN = 0.6
 CARD_MIN = 0.9
+# the index-count bounds below check the visible-share rule alone (the pip rule and the
+# distractors have tests of their own)
+LABELS = Style(index_min_visible=INDEX_MIN, card_min_visible=CARD_MIN, pip_min_visible=0.0,
+               distractors=0.0)
 TOL = 0.03  # pixel-count vs. polygon-area rounding near a threshold
 
 
@@ -66,7 +70,7 @@ def check_scene(scene: Scene, size: tuple[int, int] = SIZE) -> None:
 
 
 def _scenes(decks: list[Deck], n: int, size: tuple[int, int] = SIZE) -> list[Scene]:
-    return [compose_scene(np.random.default_rng([7, i]), decks, size, INDEX_MIN, CARD_MIN)
+    return [compose_scene(np.random.default_rng([7, i]), decks, size, LABELS)
             for i in range(n)]
 
 
@@ -107,7 +111,8 @@ def test_render_dataset_writes_yolo_and_resumes(tmp_path: Path) -> None:
     for i in range(3):
         objs = json.loads((out / "cards" / f"{i:06d}.json").read_text())
         lines = (out / "labels" / f"{i:06d}.txt").read_text().split()
-        assert len(lines) == 5 * len(objs)
+        boxes = [o for o in objs if o["kind"] in ("index", "card")]  # negatives: no line
+        assert len(lines) == 5 * len(boxes)
         for k in range(0, len(lines), 5):
             assert lines[k] in ("0", "1")
             assert all(0.0 <= float(v) <= 1.0 for v in lines[k + 1:k + 5])

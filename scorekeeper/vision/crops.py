@@ -35,7 +35,14 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list
         image = cv2.imread(str(root / "images" / f"{meta_path.stem}.jpg"))
         if image is None:
             continue
-        indices = [o for o in read_labels(meta_path) if o["kind"] == "index"]
+        labels = read_labels(meta_path)
+        indices = [o for o in labels if o["kind"] == "index"]
+        # printed matter that is no index (text, markers, chips): "none", boxed loosely as
+        # the detector would box it
+        hard = [o for o in labels if o["kind"] == "negative"]
+        for o in rng.sample(hard, min(len(hard), 12)):
+            xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.15)))
+            ys.append(NONE)
         for o in indices:
             for _ in range(per_index):
                 xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.12)))
@@ -56,7 +63,8 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list
 def crops_from_dataset(root: Path, rng: random.Random, per_index: int = 2,
                        negatives: float = 0.3, limit: int | None = None, workers: int = 1,
                        shard: int = 200) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of every labelled index (jittered `per_index` times) and of things that are not.
+    """Crops of every labelled index (jittered `per_index` times) and of things that are not:
+    the scene's hard negatives (`compose._negatives`) and random background.
 
     Scenes are cut in fixed shards, each with its own seed drawn from `rng`, so the crops
     are the same whatever the number of worker processes.

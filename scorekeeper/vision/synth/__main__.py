@@ -78,6 +78,8 @@ def _tables(args: argparse.Namespace) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from scorekeeper.vision.synth.compose import LEGACY, Style
+
     ap = argparse.ArgumentParser(prog="python -m scorekeeper.vision.synth", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -95,7 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     ren.add_argument("--workers", type=int, default=1)
     ren.add_argument("--classes", default="detector", choices=["detector", "cards"],
                      help="detector: 0=index 1=card; cards: 53 card classes for indices, 53=card")
-    ren.add_argument("--index-min-visible", type=float, default=0.6)
+    ren.add_argument("--index-min-visible", type=float, default=Style.index_min_visible)
+    ren.add_argument("--pip-min-visible", type=float, default=Style.pip_min_visible,
+                     help="share of an index's suit pip that must show for a label (0: any)")
+    ren.add_argument("--distractors", type=float, default=Style.distractors,
+                     help="share of scenes with printed matter that is not a card")
+    ren.add_argument("--font-decks", type=int, default=0,
+                     help="add this many procedural designs printed in installed fonts")
+    ren.add_argument("--legacy", action="store_true",
+                     help="the earlier generator's scenes and labels (no distractors, no pip "
+                          "rule): the old held-out set")
     pre = sub.add_parser("preview", help="scenes with labels drawn (PNG)")
     _common(pre)
     pre.add_argument("--out", type=Path, required=True)
@@ -132,9 +143,12 @@ def main(argv: list[str] | None = None) -> int:
 
         decks = _decks(args) if args.decks == "fallback" else None
         split = "train" if args.decks == "fallback" else args.decks
+        style = LEGACY if args.legacy else Style(
+            index_min_visible=args.index_min_visible, pip_min_visible=args.pip_min_visible,
+            distractors=args.distractors)
         n = render_dataset(args.out, args.count, args.size, args.seed, split, args.workers,
-                           args.classes, args.index_min_visible, args.cards, args.test_decks,
-                           decks)
+                           args.classes, style, args.cards, args.test_decks, decks,
+                           args.font_decks)
         print(f"rendered {n} new images into {args.out}", file=sys.stderr)
         return 0
     if args.cmd == "table":

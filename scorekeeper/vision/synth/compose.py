@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth import backgrounds, camera
+from scorekeeper.vision.synth import backgrounds, camera, distractors
 from scorekeeper.vision.synth.deckset import Deck
 from scorekeeper.vision.synth.layout import Placement, layout, rot
 
@@ -167,13 +167,38 @@ def _view(rng: np.random.Generator, size: Size) -> np.ndarray:
     return cv2.getPerspectiveTransform(img, table)
 
 
+@dataclass(frozen=True)
+class Style:
+    """What a scene holds beyond cards, and how strictly an index is labelled.
+
+    The defaults are the generator as it trains today; `Style(distractors=0, pip_min_visible=0)`
+    draws exactly the scenes of the earlier generator (the old held-out set).
+    """
+
+    index_min_visible: float = 0.6  # share of the index box that must show
+    # share of the suit pip (the index's lower 40 %) that must show: a camera cannot tell
+    # the suit of an index whose pip lies under the next card
+    pip_min_visible: float = 0.5
+    card_min_visible: float = 0.9
+    distractors: float = 0.4  # share of scenes with printed matter that is not a card
+    mat: float = 0.25  # of those, share drawn on the project's scan mat
+
+
+DEFAULT = Style()
+LEGACY = Style(distractors=0.0, pip_min_visible=0.0)
+
+
 def compose_scene(rng: np.random.Generator, decks: list[Deck], size: Size = (640, 640),
-                  index_min_visible: float = 0.6, card_min_visible: float = 0.9) -> Scene:
+                  style: Style = DEFAULT) -> Scene:
     """Render one table; see the module docstring for how visibility is measured."""
     w, h = size
     canvas = backgrounds.table(rng, size).astype(np.float32)
     owner = np.full((h, w), -1, np.int32)
     places = layout(rng, decks, size)
+    negatives: list[np.ndarray] = []
+    if style.distractors and rng.random() < style.distractors:
+        negatives = distractors.draw(rng, canvas, float(np.mean([p.width for p in places])),
+                                     mat=style.mat)
     light_dir = rng.uniform(-1, 1, 2)
     placed: list[PlacedCard] = []
     for cid, p in enumerate(places):
@@ -202,27 +227,42 @@ def compose_scene(rng: np.random.Generator, decks: list[Deck], size: Size = (640
     owner[view == 0] = -1
     camera.light_table(rng, canvas)
     image = camera.shoot(rng, canvas, to_table, size)
-    labels = _labels(owner, placed, to_image, size, index_min_visible, card_min_visible)
+    labels = _labels(owner, placed, to_image, size, style)
+    labels += _negatives(owner, negatives, to_image, size)
     return Scene(image, labels, owner, to_image, placed)
 
 
+def pip_quad(quad: np.ndarray, corner: int) -> np.ndarray:
+    """The part of an index quad that holds its suit pip: the lower 40 % of the top-left
+    index; the bottom-right index is printed turned, so there it is the upper 40 %."""
+    q0, q1, q2, q3 = quad
+    if corner == 0:
+        return np.array([q0 + 0.6 * (q3 - q0), q1 + 0.6 * (q2 - q1), q2, q3])
+    return np.array([q0, q1, q1 + 0.4 * (q2 - q1), q0 + 0.4 * (q3 - q0)])
+
+
 def _labels(owner: np.ndarray, placed: list[PlacedCard], to_image: np.ndarray, size: Size,
-            index_min: float, card_min: float) -> list[dict[str, Any]]:
+            style: Style) -> list[dict[str, Any]]:
     labels: list[dict[str, Any]] = []
     for pc in placed:
         if pc.card is None:
             continue
-        for quad in pc.quads:
+        for corner, quad in enumerate(pc.quads):
             frac, sel, x0, y0 = quad_fraction(owner, quad, pc.card_id)
-            if frac < index_min:
+            if frac < style.index_min_visible:
+                continue
+            # a joker's index is a word with no pip
+            pip = 1.0 if pc.card == "JK" else quad_fraction(
+                owner, pip_quad(quad, corner), pc.card_id)[0]
+            if pip < style.pip_min_visible:
                 continue
             box = _visible_box(sel, x0, y0, to_image, size)
             if box:
                 labels.append({"card": pc.card, "box": box, "kind": "index",
-                               "visible": round(frac, 3), "card_id": pc.card_id,
-                               "deck": pc.deck})
+                               "visible": round(frac, 3), "pip": round(pip, 3),
+                               "card_id": pc.card_id, "deck": pc.deck})
         frac, sel, x0, y0 = quad_fraction(owner, pc.outline, pc.card_id, pc.area)
-        if frac >= card_min:
+        if frac >= style.card_min_visible:
             box = _visible_box(sel, x0, y0, to_image, size)
             if box:
                 labels.append({"card": pc.card, "box": box, "kind": "card",
@@ -231,8 +271,23 @@ def _labels(owner: np.ndarray, placed: list[PlacedCard], to_image: np.ndarray, s
     return labels
 
 
+def _negatives(owner: np.ndarray, quads: list[np.ndarray], to_image: np.ndarray,
+               size: Size) -> list[dict[str, Any]]:
+    """Glyph-sized print that is no card index and still shows: the classifier's hard
+    negatives (the detector's dataset leaves them out; see `dataset.yolo_lines`)."""
+    out: list[dict[str, Any]] = []
+    for quad in quads:
+        frac, sel, x0, y0 = quad_fraction(owner, quad, -1)
+        if frac < 0.7:
+            continue
+        box = _visible_box(sel, x0, y0, to_image, size)
+        if box and min(box[2] - box[0], box[3] - box[1]) >= 3:
+            out.append({"card": None, "box": box, "kind": "negative"})
+    return out
+
+
 def render_scene(rng: np.random.Generator, decks: list[Deck], size: Size = (640, 640),
-                 index_min_visible: float = 0.6) -> tuple[np.ndarray, list[dict[str, Any]]]:
+                 style: Style = DEFAULT) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """(BGR uint8 image, labels) for one random table; labels as in the dataset's JSON."""
-    scene = compose_scene(rng, decks, size, index_min_visible)
+    scene = compose_scene(rng, decks, size, style)
     return scene.image, scene.labels

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ import numpy as np
 
 from scorekeeper.vision.classes import CARD_CODES
 from scorekeeper.vision.synth.cards import class_index
-from scorekeeper.vision.synth.compose import render_scene
+from scorekeeper.vision.synth.compose import DEFAULT, Style, render_scene
 from scorekeeper.vision.synth.deckset import Deck, default_cards_dir, load_decks
 
 JPEG_QUALITY = 92
@@ -34,9 +34,10 @@ class Job:
     seed: int
     split: str
     classes: str  # "detector" (0 index, 1 card) | "cards" (53 card classes, 53 = card)
-    index_min_visible: float
+    style: Style
     cards_dir: Path | None
     test_decks: str | None
+    font_decks: int = 0  # procedural designs added to the art decks (synth/fontdeck.py)
 
 
 def class_names(classes: str) -> list[str]:
@@ -44,11 +45,14 @@ def class_names(classes: str) -> list[str]:
 
 
 def yolo_lines(labels: list[dict[str, Any]], size: tuple[int, int], classes: str) -> list[str]:
-    """`class cx cy w h` (normalised) for every label."""
+    """`class cx cy w h` (normalised) for every card and index label (negatives are for
+    the classifier only: to the detector they are background)."""
     w, h = size
     card_class = 1 if classes == "detector" else len(CARD_CODES)
     out = []
     for lab in labels:
+        if lab["kind"] not in ("card", "index"):
+            continue
         if lab["kind"] == "card":
             cls = card_class
         else:
@@ -74,6 +78,10 @@ def _init(job: Job, decks: list[Deck] | None = None) -> None:
     cv2.setNumThreads(1)
     _job = job
     _decks = decks if decks is not None else load_decks(job.split, job.cards_dir, job.test_decks)
+    if job.font_decks:
+        from scorekeeper.vision.synth.fontdeck import make_decks
+
+        _decks = [*_decks, *make_decks(job.font_decks, job.seed)]
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -88,7 +96,7 @@ def render_one(i: int) -> int:
     job = _job
     name = f"{i:06d}"
     rng = np.random.default_rng([job.seed, i])
-    image, labels = render_scene(rng, _decks, job.size, job.index_min_visible)
+    image, labels = render_scene(rng, _decks, job.size, job.style)
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise RuntimeError(f"JPEG encode failed for {name}")
@@ -109,19 +117,20 @@ def _progress(done: int, total: int, start: float, resumed: int) -> None:
 
 def render_dataset(out: Path, count: int, size: int | tuple[int, int] = 640, seed: int = 0,
                    split: str = "train", workers: int = 1, classes: str = "detector",
-                   index_min_visible: float = 0.6, cards_dir: Path | None = None,
-                   test_decks: str | None = None, decks: list[Deck] | None = None) -> int:
+                   style: Style = DEFAULT, cards_dir: Path | None = None,
+                   test_decks: str | None = None, decks: list[Deck] | None = None,
+                   font_decks: int = 0) -> int:
     """Render images 0..count-1 that are not on disk yet; returns how many were rendered."""
     wh = (size, size) if isinstance(size, int) else size
     for sub in ("images", "labels", "cards"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     meta = {"names": class_names(classes), "classes": classes, "size": list(wh), "seed": seed,
-            "split": split, "index_min_visible": index_min_visible,
+            "split": split, "style": asdict(style), "font_decks": font_decks,
             "cards_dir": str(cards_dir or default_cards_dir())}
     (out / "dataset.json").write_text(json.dumps(meta, indent=1))
     todo = [i for i in range(count) if not (out / "cards" / f"{i:06d}.json").exists()]
     resumed = count - len(todo)
-    job = Job(out, wh, seed, split, classes, index_min_visible, cards_dir, test_decks)
+    job = Job(out, wh, seed, split, classes, style, cards_dir, test_decks, font_decks)
     start, done, last = time.monotonic(), resumed, 0.0
     workers = max(1, workers)
     if workers == 1 or len(todo) < 4:

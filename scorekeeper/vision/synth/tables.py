@@ -29,7 +29,14 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision.synth import backgrounds
-from scorekeeper.vision.synth.compose import PlacedCard, _labels, _paste, _prepare, _to_table
+from scorekeeper.vision.synth.compose import (
+    LEGACY,
+    PlacedCard,
+    _labels,
+    _paste,
+    _prepare,
+    _to_table,
+)
 from scorekeeper.vision.synth.deckset import Deck, Face
 from scorekeeper.vision.synth.layout import Placement, _aspect, rot
 
@@ -138,7 +145,7 @@ def render_table(spec: list[dict[str, Any]], deck: Deck, size: Size = (1280, 960
             group_of.append(gi)
     _light(rng, canvas)
     image = _shoot(rng, canvas)
-    labels = _labels(owner, placed, np.eye(3), size, 0.6, 0.9)
+    labels = _labels(owner, placed, np.eye(3), size, LEGACY)
     cards = []
     for pc, gi in zip(placed, group_of, strict=True):
         out = pc.outline
