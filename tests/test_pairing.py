@@ -81,3 +81,31 @@ def test_two_identical_cards_each_in_its_own_box_stay_two() -> None:
     a, b = Detection((0, 0, 63, 88), 1, 0.9), Detection((70, 0, 133, 88), 1, 0.9)
     cards = pair_indices([idx("7S", 10, 14), idx("7S", 80, 14)], [a, b])
     assert [c.card for c in cards] == ["7S", "7S"]
+
+
+def test_one_index_detected_twice_is_one_card() -> None:
+    # the detector boxed one printed index twice (two sizes, overlapping): one card
+    a, b = idx("AS", 100, 100, size=40), idx("AS", 103, 110, size=44, conf=0.5)
+    assert [c.card for c in pair_indices([a, b], [])] == ["AS"]
+
+
+def test_identical_indices_side_by_side_are_not_merged() -> None:
+    # a meld row of two 7H from two decks: boxes touch, neither centre lies in the other
+    cards = pair_indices([idx("7H", 10, 14), idx("7H", 22, 14)], [])
+    assert len(cards) == 2
+
+
+def test_a_card_box_that_missed_its_far_corner_still_gets_it() -> None:
+    # a close-up: the card box holds the top-left index only; the bottom-right one lies a
+    # card's diagonal away, outside the box, and is the same card, not a second one
+    box = Detection((0, 0, 90, 100), 1, 0.8)
+    cards = pair_indices([idx("AS", 15, 20, size=40), idx("AS", 120, 165, size=40)], [box])
+    assert [c.card for c in cards] == ["AS"]
+    assert len(cards[0].indices) == 2
+    assert cards[0].box[2] >= 130 and cards[0].box[3] >= 180
+
+
+def test_a_far_corner_inside_another_cards_box_stays_that_cards() -> None:
+    a, b = Detection((0, 0, 63, 88), 1, 0.9), Detection((100, 60, 163, 148), 1, 0.9)
+    cards = pair_indices([idx("7S", 10, 14), idx("7S", 110, 74)], [a, b])
+    assert [c.card for c in cards] == ["7S", "7S"]

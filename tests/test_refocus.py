@@ -95,3 +95,47 @@ def test_no_second_look_on_a_fixed_size_runtime(tmp_path: Path) -> None:
     reader.detector = fake  # type: ignore[assignment]
     reader.read(np.zeros((960, 1280, 3), np.uint8))
     assert not reader.refocus and fake.scales == [reader.scale]
+
+
+@pytest.mark.parametrize(("sizes", "cards", "long_side", "expected"), [
+    # a phone photo two cards fill: 260 px indices are 111 px in a 1280 input → reduced
+    ([260.0, 258.0, 262.0], [], 3000, 0.75 * 28 / (260 * 1280 / 3000)),
+    # 50 px in the input: under twice the target, read as it is (shrinking costs precision)
+    ([50.0 * 1280 / 960] * 3, [], 1280, None),
+    # only whole cards found: their indices are about a fifth of their long side
+    ([], [1300.0, 1300.0], 3000, 0.75 * 28 / (260 * 1280 / 3000)),
+])
+def test_big_indices_are_read_again_reduced(sizes: list[float], cards: list[float],
+                                            long_side: int, expected: float | None) -> None:
+    got = refocus_scale(sizes, long_side, 0.75, 28.0, 1.25, card_sizes=cards)
+    assert got == (None if expected is None else pytest.approx(expected, rel=1e-3))
+
+
+class CloseUpDetector:
+    """Finds nothing at the configured scale (the cards are too big), cards when reduced."""
+
+    names = ("index", "card")
+
+    def __init__(self) -> None:
+        self.scales: list[float | None] = []
+
+    def detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
+        self.scales.append(scale)
+        if scale is None or scale > 0.2:
+            return []
+        return [Detection((300.0, 300.0, 500.0, 560.0), INDEX, 0.9),
+                Detection((300.0, 300.0, 1200.0, 1560.0), CARD, 0.8)]
+
+
+@pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(), reason="no trained model")
+def test_a_first_look_that_finds_nothing_is_followed_by_a_coarse_one() -> None:
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader()
+    fake = CloseUpDetector()
+    reader.detector = fake  # type: ignore[assignment]
+    dets, looks = reader.detect(np.zeros((2250, 3000, 3), np.uint8), camera="table")
+    assert fake.scales[:2] == [reader.scale, pytest.approx(320 / 3000)]
+    assert len(dets) == 2 and looks == len(fake.scales) >= 2
+    # the same camera's next frame starts where this one settled: one look
+    assert reader.detect(np.zeros((2250, 3000, 3), np.uint8), camera="table")[1] == 1

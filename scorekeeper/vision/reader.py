@@ -18,7 +18,13 @@ from scorekeeper.vision.detectors.ncnn import NcnnConfig
 from scorekeeper.vision.detectors.onnx import OnnxConfig
 from scorekeeper.vision.detectors.pytorch import TorchConfig
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices
-from scorekeeper.vision.refocus import INDEX_PX, MAX_SCALE, refocus_scale
+from scorekeeper.vision.refocus import (
+    COARSE_SIDE,
+    INDEX_PX,
+    MAX_SCALE,
+    MIN_GAIN,
+    refocus_scale,
+)
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 MIN_CARD_PROB = 0.5  # a classifier answer below this is no card (model.json: min_prob)
@@ -32,7 +38,7 @@ class VisionError(RuntimeError):
 class ReadResult:
     cards: list[PhysicalCard]
     ms: float
-    looks: int = 1  # 2 when the frame was read again enlarged (vision/refocus.py)
+    looks: int = 1  # more when the frame was read again rescaled (vision/refocus.py)
 
     def to_json(self) -> list[dict[str, Any]]:
         return [{"card": c.card, "confidence": round(c.confidence, 3),
@@ -98,23 +104,30 @@ class CardReader:
 
     def detect(self, image: np.ndarray, camera: str | None = None
                ) -> tuple[list[Detection], int]:
-        """The detections to read, and how many looks they took (2 when rescaled).
+        """The detections to read, and how many looks they took (up to 3: a coarse look
+        when the first found nothing, then one at the scale the indices ask for).
 
         A named camera's cards keep their size from frame to frame, so its next frame is
         first looked at where this one settled, and only its first frame pays for a second
         look. Unrelated images (`camera` None: photo uploads, `read`, `eval`) start afresh.
         """
         first = self.settled.get(camera, self.scale) if camera else self.scale
-        dets = self._look(image, first)
-        if self.refocus:
-            again = refocus_scale([d.size for d in dets if d.cls == INDEX],
-                                  max(image.shape[:2]), first, self.index_px,
-                                  self.max_scale, base=self.scale)
-            if again:
-                if camera:
-                    self.settled[camera] = again
-                return self._look(image, again), 2
-        return dets, 1
+        dets, looks = self._look(image, first), 1
+        if not self.refocus:
+            return dets, looks
+        long_side = max(image.shape[:2])
+        coarse = COARSE_SIDE / long_side
+        if not dets and coarse < first / MIN_GAIN:
+            # nothing found: perhaps cards that fill the frame, too big for this input
+            dets, first, looks = self._look(image, coarse), coarse, 2
+        again = refocus_scale([d.size for d in dets if d.cls == INDEX], long_side, first,
+                              self.index_px, self.max_scale, base=self.scale,
+                              card_sizes=[d.size for d in dets if d.cls == CARD])
+        if again:
+            dets, first, looks = self._look(image, again), again, looks + 1
+        if camera:
+            self.settled[camera] = first
+        return dets, looks
 
     def _look(self, image: np.ndarray, scale: float) -> list[Detection]:
         # a box under 2 px is no index: runtimes can emit them at the image border
