@@ -98,3 +98,28 @@ def test_camera_scans_share_a_scale_and_uploads_start_afresh(tmp_path: Path) -> 
                    files={"image": ("table.jpg", sample.read_bytes(), "image/jpeg")})
         assert r.status_code == 201
     assert reader.cameras == ["camera", None]
+
+
+def test_a_phone_photo_after_calibrating_is_read_without_the_cameras_calibration(
+        tmp_path: Path) -> None:
+    # the table's camera was calibrated on 1280 × 960 frames of the mat; a phone photo of
+    # another size (and aspect) is a different view and must be read as it is, not refused
+    import cv2
+
+    from scorekeeper.calibration.calibration import calibrate_frame
+    from scorekeeper.calibration.layout import mat_layout
+
+    mat = SAMPLE / "sample-1-mat-a4.jpg"
+    settings = Settings(data_dir=tmp_path, camera=f"replay:{mat}")
+    calibrate_frame(cv2.imread(str(mat)), mat_layout("A4")).save(settings.calibration_path)
+    app = create_app(settings, token="secret")
+    reader = RecordingReader()
+    app.state.vision.reader = lambda: reader
+    photo = cv2.imencode(".jpg", cv2.resize(cv2.imread(str(mat)), (378, 504)))[1].tobytes()
+    with TestClient(app) as c:
+        assert c.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
+                      headers=ADMIN).status_code == 201
+        r = c.post("/api/games/1/scan", headers=ADMIN,
+                   files={"image": ("phone.jpg", photo, "image/jpeg")})
+        assert r.status_code == 201, r.text
+        assert c.post("/api/games/1/scan", json={}, headers=ADMIN).status_code == 201

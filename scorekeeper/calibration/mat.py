@@ -57,6 +57,19 @@ def mat_page(size: MatSize) -> Page:
     return page
 
 
+def printed_text_mm(size: MatSize, pad_mm: float = 2.0) -> list[tuple[float, float, float, float]]:
+    """Boxes (x0, y0, x1, y1, mm) around every line of text printed on the mat, the zone
+    titles inside the zones among them: the reader drops what it sees there, since a card
+    lying over a title hides it."""
+    boxes = []
+    for shape in mat_page(size).shapes:
+        if isinstance(shape, Text):
+            width = text_width_mm(shape.text, shape.cap_mm)
+            boxes.append((shape.x - pad_mm, shape.y - shape.cap_mm - pad_mm,
+                          shape.x + width + pad_mm, shape.y + 0.3 * shape.cap_mm + pad_mm))
+    return boxes
+
+
 def scale_bar(origin: Point, k: float) -> list[Fill | Stroke | Text]:
     """0-100 mm ruler: 1 mm ticks, 10 mm labels; if it prints short, the print was scaled."""
     x0, y0 = origin[0], origin[1] + 6 * k

@@ -22,7 +22,8 @@ def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
     import cv2
 
     from scorekeeper.vision.annotate import annotate as draw
-    from scorekeeper.vision.reader import CardReader, VisionError, load_image
+    from scorekeeper.vision.reader import CardReader, ReadResult, VisionError, load_image
+    from scorekeeper.vision.scan import place_on_mat
 
     try:
         reader = CardReader(runtime=runtime)
@@ -38,6 +39,8 @@ def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
             status = 2
             continue
         result = reader.read(image)
+        # as a scan reads it: on the scan mat, only what lies in its zones
+        result = ReadResult(place_on_mat(image, result.cards)[0], result.ms, result.looks)
         if as_json:
             out.write(json.dumps({"image": str(path), "cards": result.to_json(),
                                   "ms": round(result.ms)}) + "\n")

@@ -130,8 +130,11 @@ async def scan(game_id: int, request: Request) -> Response:
         reader = await run_in_threadpool(request.app.state.vision.reader)
     except (VisionError, ImportError, OSError) as exc:
         return _error(503, f"card reader unavailable: {exc}")
-    result = await run_in_threadpool(scan_frame, frame, reader, game, player,
-                                     _calibration(request), camera)
+    # a calibration belongs to the table's camera: a phone's photo is read without it (the
+    # scan mat, if the photo shows it, is still found in the photo itself)
+    calibration = _calibration(request) if camera else None
+    result = await run_in_threadpool(scan_frame, frame, reader, game, player, calibration,
+                                     camera)
     ok, jpeg = cv2.imencode(".jpg", result.annotated, [cv2.IMWRITE_JPEG_QUALITY, 85])
     key = request.app.state.scans.add(jpeg.tobytes() if ok else b"")
     body = {"player": player, **result.to_json(f"/api/scans/{key}.jpg")}
