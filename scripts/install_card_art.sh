@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the card art used by the synthetic data generator, offline-friendly and idempotent:
 #   Debian: gnome-cards-data (aisleriot decks), kdegames-card-data-kf5 (KDE decks),
-#           librsvg2-bin (rsvg-convert, the SVG rasteriser);
+#           librsvg2-bin (rsvg-convert, the SVG rasteriser), and the fonts the generator
+#           prints text and procedural decks in (Noto with CJK, FreeFont, Liberation, URW);
 #   npm:    @heruka_urgyen/react-playing-cards (Adrian Kennard's CC0 SVG cards), unpacked
 #           into data/npm/package;
 # then renders every usable deck into data/cards/ (git-ignored) with index boxes + montages.
@@ -16,7 +17,8 @@ NPM_PKG=@heruka_urgyen/react-playing-cards
 NPM_VERSION=0.5.0
 
 need_apt=()
-for pkg in gnome-cards-data kdegames-card-data-kf5 librsvg2-bin; do
+for pkg in gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-noto-core \
+    fonts-noto-cjk fonts-freefont-ttf fonts-liberation2 fonts-urw-base35; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
     || need_apt+=("$pkg")
 done

@@ -265,3 +265,16 @@ def test_cli_calibrate_failures(tmp_path: Path) -> None:
     assert code == 1 and "no camera configured" in err
     code, _, err = run_cli(["calibrate", "--image", str(tmp_path / "nope.jpg")])
     assert code == 2
+
+
+def test_the_mats_own_print_is_known_in_millimetres() -> None:
+    from scorekeeper.calibration.mat import on_print, printed_text_mm
+
+    layout = mat_layout("A4")
+    melds = next(z for z in layout.zones if z.name == "melds").polygon_mm
+    (x0, y0), (x1, y1) = melds[0], melds[2]
+    title = printed_text_mm("A4")[0]  # the first zone's title, inside the zone
+    assert x0 <= title[0] + 2 <= x1 and y0 <= title[1] + 2 <= y1
+    assert on_print(layout, ((title[0] + title[2]) / 2, (title[1] + title[3]) / 2))
+    assert on_print(layout, (x0, (y0 + y1) / 2))  # on the zone's dashed outline
+    assert not on_print(layout, ((x0 + x1) / 2, (y0 + y1) / 2 + 10))  # where melds lie

@@ -235,6 +235,17 @@ def best_calibration(frame: np.ndarray, layouts: Sequence[Layout], px_per_mm: fl
     return min(results, key=lambda c: (-len(c.markers_seen), c.rms_mm))
 
 
+def mat_in_view(frame: np.ndarray) -> Calibration | None:
+    """The scan mat (A4 or A3) fitted afresh to this frame, when three of its markers show:
+    a photo of the mat, or an uncalibrated camera over it, still has its zones."""
+    from scorekeeper.calibration.layout import mat_layout
+
+    try:
+        return best_calibration(frame, [mat_layout("A4"), mat_layout("A3")], source="in view")
+    except CalibrationError:
+        return None
+
+
 class HasBox(Protocol):
     @property
     def box(self) -> tuple[float, float, float, float]: ...

@@ -6,7 +6,11 @@ printed and what is measured cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+
+import cv2
+import numpy as np
 
 from scorekeeper.calibration.drawing import (
     Fill,
@@ -57,17 +61,30 @@ def mat_page(size: MatSize) -> Page:
     return page
 
 
-def printed_text_mm(size: MatSize, pad_mm: float = 2.0) -> list[tuple[float, float, float, float]]:
+OUTLINE_MM = 2.5  # a point this close to a zone's dashed outline lies on its print
+TEXT_PAD_MM = 2.0
+
+
+@functools.cache
+def printed_text_mm(size: MatSize) -> tuple[tuple[float, float, float, float], ...]:
     """Boxes (x0, y0, x1, y1, mm) around every line of text printed on the mat, the zone
-    titles inside the zones among them: the reader drops what it sees there, since a card
-    lying over a title hides it."""
-    boxes = []
-    for shape in mat_page(size).shapes:
-        if isinstance(shape, Text):
-            width = text_width_mm(shape.text, shape.cap_mm)
-            boxes.append((shape.x - pad_mm, shape.y - shape.cap_mm - pad_mm,
-                          shape.x + width + pad_mm, shape.y + 0.3 * shape.cap_mm + pad_mm))
-    return boxes
+    titles inside the zones among them."""
+    pad = TEXT_PAD_MM
+    return tuple((s.x - pad, s.y - s.cap_mm - pad,
+                  s.x + text_width_mm(s.text, s.cap_mm) + pad, s.y + 0.3 * s.cap_mm + pad)
+                 for s in mat_page(size).shapes if isinstance(s, Text))
+
+
+def on_print(layout: Layout, point_mm: Point) -> bool:
+    """Whether a point of the layout lies on its own print: a line of a mat's text or a
+    zone's dashed outline, where a reading is the print's, not a card's (a card lying over
+    a title hides the title)."""
+    x, y = point_mm
+    text = printed_text_mm(layout.name) if layout.kind == "mat" and layout.name in ("A4", "A3") \
+        else ()
+    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in text) or any(
+        abs(cv2.pointPolygonTest(np.float32(z.polygon_mm).reshape(-1, 1, 2), (x, y), True))
+        < OUTLINE_MM for z in layout.zones)
 
 
 def scale_bar(origin: Point, k: float) -> list[Fill | Stroke | Text]:
