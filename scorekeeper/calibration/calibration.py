@@ -170,11 +170,15 @@ def _no_markers(layouts: Sequence[Layout], frame_size: tuple[int, int]) -> Calib
 
 
 def calibrate_frame(frame: np.ndarray, layout: Layout, px_per_mm: float = 4.0,
-                    source: str = "") -> Calibration:
-    """Find the layout's markers and fit frame → mm; CalibrationError says what is wrong."""
+                    source: str = "", markers: dict[int, np.ndarray] | None = None
+                    ) -> Calibration:
+    """Find the layout's markers and fit frame → mm; CalibrationError says what is wrong.
+
+    `markers`: the frame's markers already detected (any ids, the layout's dictionary)."""
     h, w = frame.shape[:2]
     wanted = layout.marker_by_id.keys()
-    seen = detect_markers(frame, wanted, layout.dictionary)
+    seen = detect_markers(frame, wanted, layout.dictionary) if markers is None else {
+        i: q for i, q in markers.items() if i in wanted}
     what = f"the {layout.name} {layout.kind} ({layout.dictionary} ids {_ids_text(wanted)})"
     if not seen:
         raise _no_markers([layout], (w, h))
@@ -219,13 +223,14 @@ def _check_orientation(m: np.ndarray, layout: Layout, frame_size: tuple[int, int
 
 
 def best_calibration(frame: np.ndarray, layouts: Sequence[Layout], px_per_mm: float = 4.0,
-                     source: str = "") -> Calibration:
+                     source: str = "", markers: dict[int, np.ndarray] | None = None
+                     ) -> Calibration:
     """Try each layout (e.g. A4 and A3, which share marker ids) and keep the best fit."""
     results: list[Calibration] = []
     errors: list[CalibrationError] = []
     for layout in layouts:
         try:
-            results.append(calibrate_frame(frame, layout, px_per_mm, source))
+            results.append(calibrate_frame(frame, layout, px_per_mm, source, markers))
         except CalibrationError as exc:
             errors.append(exc)
     if not results:
@@ -235,13 +240,19 @@ def best_calibration(frame: np.ndarray, layouts: Sequence[Layout], px_per_mm: fl
     return min(results, key=lambda c: (-len(c.markers_seen), c.rms_mm))
 
 
-def mat_in_view(frame: np.ndarray) -> Calibration | None:
+def mat_in_view(frame: np.ndarray, markers: dict[int, np.ndarray] | None = None
+                ) -> Calibration | None:
     """The scan mat (A4 or A3) fitted afresh to this frame, when three of its markers show:
-    a photo of the mat, or an uncalibrated camera over it, still has its zones."""
-    from scorekeeper.calibration.layout import mat_layout
+    a photo of the mat, or an uncalibrated camera over it, still has its zones.
+    `markers`: the frame's markers (`detect_markers`), when already found."""
+    from scorekeeper.calibration.layout import MAT_MARKER_IDS, mat_layout
 
+    markers = detect_markers(frame) if markers is None else markers
+    if len(set(markers) & set(MAT_MARKER_IDS)) < 3:
+        return None
     try:
-        return best_calibration(frame, [mat_layout("A4"), mat_layout("A3")], source="in view")
+        return best_calibration(frame, [mat_layout("A4"), mat_layout("A3")], source="in view",
+                                markers=markers)
     except CalibrationError:
         return None
 

@@ -76,18 +76,19 @@ def place_on_mat(frame: np.ndarray, cards: list[PhysicalCard], calibration: Any 
         return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
     size = (frame.shape[1], frame.shape[0])
+    markers = detect_markers(frame) if calibration is None and cards else {}
     if calibration is not None:
         s = calibration.px_per_mm
 
         def to_mm(p: tuple[float, float]) -> tuple[float, float]:
             return p[0] / s, p[1] / s
-    elif (calibration := mat_in_view(frame)) is not None:
+    elif markers and (calibration := mat_in_view(frame, markers)) is not None:
         def to_mm(p: tuple[float, float]) -> tuple[float, float]:
             return calibration.to_mat_mm(p, size)
     else:
-        markers = [cv2.convexHull(q) for q in detect_markers(frame).values()] if cards else []
+        hulls = [cv2.convexHull(q) for q in markers.values()]
         return [c for c in cards if not any(
-            cv2.pointPolygonTest(m, centre(c.box), False) >= 0 for m in markers)], None
+            cv2.pointPolygonTest(h, centre(c.box), False) >= 0 for h in hulls)], None
     layout = calibration.layout
     kept: list[tuple[PhysicalCard, str]] = []
     for card in cards:
