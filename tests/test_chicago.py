@@ -159,3 +159,19 @@ def test_min_naturals_makes_twos_alone_deadwood(min_naturals: int, deadwood: int
 def test_bad_hands_are_refused(hands: tuple, message: str) -> None:
     with pytest.raises(RulesError, match=message):
         score("chicago", *hands)
+
+
+@pytest.mark.parametrize(("hands", "message"), [
+    # a hand saved with cards missing would score them as 0: Bob's 2 cards, Cat's none
+    ((p("Ann", BOB, knocked=True), p("Bob", "KD QS")),
+     "Bob holds 2 cards; a Chicago hand is 7 (8 for the player who knocked)"),
+    ((p("Ann", BOB, knocked=True), p("Cat", "")), "Cat holds 0 cards; a Chicago hand is 7"),
+    ((p("Ann", "7H 7S 7D KC KS 2C", knocked=True), p("Cat", CAT)), "Ann holds 6 cards"),
+    ((p("Ann", BOB + " 9S 9D", knocked=True), p("Cat", CAT)), "Ann holds 9 cards"),
+    # the 8th card is the knocker's: a player going rummy shows 7
+    ((p("Ann", "5H 6H 7H 8H 9H 10H JH QH", rummy=True), p("Cat", CAT)),
+     "Ann holds 8 cards, but only the knocker may show 8"),
+])
+def test_an_incomplete_hand_is_refused(hands: tuple, message: str) -> None:
+    with pytest.raises(RulesError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        score("chicago", *hands)

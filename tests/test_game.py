@@ -24,12 +24,14 @@ def chicago_hand(ann: str, bob: str, cat: str | None = None, knocker: str = "Ann
 
 MELDED = "5H 6H 7H 8H 9H 10H JH"   # 0 deadwood
 LOOSE = "3C 4D 6S 8C 10S JC QC"    # 51
+CAT_20 = "3S 4S 5S 6S 7S KD QS"    # the run melds: K + Q = 20
+CAT_0 = "4C 4D 4S 5C 6C 7C 8C"     # 0
 
 
 def test_totals_accumulate_and_players_are_eliminated() -> None:
     g = Game("chicago", ["Ann", "Bob", "Cat"])
-    g.apply(chicago_hand(MELDED, LOOSE, "KD QS"))          # Bob 51, Cat 20
-    r = g.apply(chicago_hand(MELDED, LOOSE, "KD QS"))      # Bob 102: out
+    g.apply(chicago_hand(MELDED, LOOSE, CAT_20))           # Bob 51, Cat 20
+    r = g.apply(chicago_hand(MELDED, LOOSE, CAT_20))       # Bob 102: out
     assert r is not None and r["n"] == 2
     snap = g.snapshot()
     assert [(x["name"], x["total"], x["eliminated"]) for x in snap["players"]] == [
@@ -37,7 +39,7 @@ def test_totals_accumulate_and_players_are_eliminated() -> None:
     assert [x["knock_limit"] for x in snap["players"]] == [9, None, 9]
     assert snap["leader"] == "Ann" and not snap["game_over"]
     with pytest.raises(RulesError, match="Bob already out"):
-        g.apply(chicago_hand(MELDED, LOOSE, "KD QS"))
+        g.apply(chicago_hand(MELDED, LOOSE, CAT_20))
     cat = ["KD", "QS", "JC", "10C", "9S", "8D", "7S"]      # Cat 40 + 64 = 104: out
     g.apply({"type": "hand", "players": [{"name": "Ann", "hand": MELDED.split(), "knocked": True},
                                          {"name": "Cat", "hand": cat}]})
@@ -50,13 +52,14 @@ def test_totals_accumulate_and_players_are_eliminated() -> None:
 
 def test_a_correction_that_breaks_a_later_hand_changes_nothing() -> None:
     g = Game("chicago", ["Ann", "Bob", "Cat"])
-    g.apply(chicago_hand(MELDED, LOOSE, "KD QS"))
-    g.apply(chicago_hand(MELDED, LOOSE, "KD QS"))          # Bob out after hand 2
-    g.apply({"type": "hand", "players": [{"name": "Ann", "hand": ["3C"], "knocked": True},
-                                         {"name": "Cat", "hand": ["4C"]}]})
+    g.apply(chicago_hand(MELDED, LOOSE, CAT_20))
+    g.apply(chicago_hand(MELDED, LOOSE, CAT_20))           # Bob out after hand 2
+    g.apply({"type": "hand", "players": [{"name": "Ann", "hand": MELDED.split(), "knocked": True},
+                                         {"name": "Cat", "hand": CAT_0.split()}]})
     before = g.snapshot()
+    kept_in = chicago_hand(MELDED, "KD 3S 4S 5S 6S 7S 8S", "KS 3D 4D 5D 6D 7D 8D")  # Bob 61
     with pytest.raises(RulesError, match="hand 3: every player still in"):
-        g.apply({"type": "correct", "n": 2, "players": chicago_hand(MELDED, "KD", "KS")["players"]})
+        g.apply({"type": "correct", "n": 2, "players": kept_in["players"]})
     assert g.snapshot() == before
 
 
@@ -137,9 +140,9 @@ def test_corrections_equal_a_fresh_replay(seed: int, n_hands: int, data: st.Data
 
 def test_knock_check_uses_the_current_total() -> None:
     g = Game("chicago", ["Ann", "Bob"])
-    g.apply(chicago_hand("3C 4D 6S 8C 10S JC", MELDED, knocker="Bob"))   # Ann 41
-    g.apply(chicago_hand("3C 4D 6S 8C 10S JC", MELDED, knocker="Bob"))   # Ann 82
-    g.apply(chicago_hand("10S", MELDED, knocker="Bob"))                  # Ann 92 → limit 8
+    g.apply(chicago_hand("AC 3C 4D 6S 8C 9S JC", MELDED, knocker="Bob"))   # Ann 41
+    g.apply(chicago_hand("AC 3C 4D 6S 8C 9S JC", MELDED, knocker="Bob"))   # Ann 82
+    g.apply(chicago_hand("10S 3H 4H 5H 6H 7H 8H", MELDED, knocker="Bob"))  # Ann 92 → limit 8
     # 4H-5H-(2)-7H and 7S AS AD left: 7 + 1 + 1 = 9 > 8
     check = g.knock_check("ann", ["7H", "7S", "2C", "4H", "5H", "AS", "AD"])
     assert check["player"] == "Ann"

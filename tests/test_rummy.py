@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules import RulesError
+from scorekeeper.rules.cards import full_deck
 from tests.helpers_score import p, row, score
 
 
@@ -82,3 +83,39 @@ def test_fixed_number_of_hands() -> None:
 def test_bad_hands(variant: str, players: list, message: str) -> None:
     with pytest.raises(RulesError, match=message):
         score(variant, *players)
+
+
+@pytest.mark.parametrize(("variant", "hands", "message"), [
+    # a loser's cards were not entered: holding none, the player would have gone out
+    ("rummy", (p("Ann", went_out=True), p("Bob", "")),
+     "Bob holds no cards; in Rummy only the player who went out holds none"),
+    ("rummy10", (p("Ann", "KD"), p("Bob", "")), "Bob holds no cards"),  # exhausted stock
+    # more than dealt: 2 players get 10, 3 get 7, 5 get 6; Rummy 10-card always 10
+    ("rummy", (p("Ann", went_out=True), p("Bob", "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC")),
+     "Bob holds 11 cards; in Rummy a hand left at the end is at most the 10 dealt"),
+    ("rummy", (p("Ann", went_out=True), p("Bob", "AC 2C 3C 4C 5C 6C 7C 8C"), p("Cat", "KD")),
+     "Bob holds 8 cards; in Rummy a hand left at the end is at most the 7 dealt"),
+    ("rummy", (p("Ann", went_out=True), p("Bob", "AC 2C 3C 4C 5C 6C 7C"), p("Cat", "KD"),
+               p("Dan", "KH"), p("Eve", "KS")), "at most the 6 dealt"),
+    ("rummy10", (p("Ann", went_out=True), p("Bob", "KD"), p("Cat", "KH"),
+                 p("Dan", "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC")),
+     "Dan holds 11 cards; in Rummy 10-card a hand left at the end is at most the 10 dealt"),
+])
+def test_an_incomplete_or_overfull_hand_is_refused(variant: str, hands: tuple,
+                                                   message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        score(variant, *hands)
+
+
+@pytest.mark.parametrize(("variant", "counts"), [
+    ("rummy", (10,)), ("rummy", (7, 1)), ("rummy", (7, 7, 7)), ("rummy", (6, 6, 6, 6, 6)),
+    ("rummy10", (10, 10)),
+])
+def test_a_full_deal_left_in_hand_is_scored(variant: str, counts: tuple[int, ...]) -> None:
+    deck = [str(c) for c in full_deck()]
+    losers, start = [], 0
+    for i, n in enumerate(counts):
+        losers.append(p(f"P{i}", " ".join(deck[start:start + n])))
+        start += n
+    r = score(variant, p("Ann", went_out=True), *losers)
+    assert row(r, "Ann")["points"] == sum(x["deadwood"] for x in r["players"][1:])

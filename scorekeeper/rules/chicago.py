@@ -119,10 +119,21 @@ def _check(players: list[PlayerHand], s: ChicagoSettings) -> None:
     if len(enders) != 1:
         raise RulesError("exactly one player must have knocked or gone rummy, got "
                          + (", ".join(enders) if enders else "none"))
-    for p in players:
-        if len(p.hand) > SEVEN and not (p.knocked and len(p.hand) == SEVEN + 1):
-            raise RulesError(f"{p.name} shows {len(p.hand)} cards: only the knocker may show 8")
     DECK.check(c for p in players for c in p.hand)
+    for p in players:
+        _check_complete(p)
+
+
+def _check_complete(p: PlayerHand) -> None:
+    """Every card is scored, so a hand with cards missing would score too low: refuse it."""
+    n = len(p.hand)
+    if n == SEVEN or (p.knocked and n == SEVEN + 1):
+        return
+    if n == SEVEN + 1:
+        raise RulesError(f"{p.name} holds 8 cards, but only the knocker may show 8; "
+                         "a Chicago hand is 7")
+    raise RulesError(f"{p.name} holds {n} card{'' if n == 1 else 's'}; "
+                     "a Chicago hand is 7 (8 for the player who knocked)")
 
 
 def _outcome(players: list[PlayerHand], rows: list[dict[str, Any]], ender: PlayerHand,

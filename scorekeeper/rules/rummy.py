@@ -14,6 +14,7 @@ from scorekeeper.rules.settings import Rummy10Settings, RummySettings
 DECK = DeckSpec(decks=1, jokers=0)
 MAX_PLAYERS = {"rummy": 6, "rummy10": 5}  # 10-card: 5 × 10 cards is all one deck allows
 HIGH_ACE_POINTS = 15
+LABELS = {"rummy": "Rummy", "rummy10": "Rummy 10-card"}
 
 
 def card_points(card: Card, s: RummySettings | Rummy10Settings) -> int:
@@ -67,7 +68,31 @@ def _check(players: list[PlayerHand], variant: str) -> PlayerHand | None:
         raise RulesError(f"{out[0].name} went out but still holds "
                          f"{' '.join(map(str, out[0].hand))}")
     DECK.check(c for p in players for c in p.hand)
+    deal = deal_size(variant, len(players))
+    for p in players:
+        if not p.went_out:
+            _check_left(p, variant, deal)
     return out[0] if out else None
+
+
+def deal_size(variant: str, players: int) -> int:
+    """Cards dealt to each player: 10 in Rummy 10-card; Rummy by the number of players."""
+    if variant == "rummy10" or players <= 2:
+        return 10
+    return 7 if players <= 4 else 6
+
+
+def _check_left(p: PlayerHand, variant: str, deal: int) -> None:
+    """A player who did not go out holds 1 to `deal` cards: with none they went out, and
+    each turn ends with a discard, so nobody ends a hand holding more than the deal."""
+    n = len(p.hand)
+    label = LABELS[variant]
+    if n == 0:
+        raise RulesError(f"{p.name} holds no cards; in {label} only the player who went out "
+                         "holds none (enter the cards left in the hand)")
+    if n > deal:
+        raise RulesError(f"{p.name} holds {n} cards; in {label} a hand left at the end "
+                         f"is at most the {deal} dealt")
 
 
 def _outcome(rows: list[dict[str, Any]], s: RummySettings | Rummy10Settings,

@@ -1,0 +1,100 @@
+"""Inputs that used to break scores or the server: each is refused in plain words, with a
+small 4xx, and the store stays readable."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from scorekeeper.settings import Settings
+from scorekeeper.web.app import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TOKEN = "test-token"
+ADMIN = {"Authorization": f"Bearer {TOKEN}"}
+ANN = "AH 2H 3H 4C 4D 4S 5C"  # knocks with 5
+BOB = "KC QD JS 9H 8H 7C 6D"  # 60, nothing melds
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+@pytest.fixture
+def client(data_dir: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(data_dir=data_dir, admin_token=None), token=TOKEN)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def new_game(client: TestClient, variant: str = "chicago",
+             players: list[str] | None = None, **settings: Any) -> int:
+    body = {"variant": variant, "players": players or ["Ann", "Bob"], "settings": settings}
+    r = client.post("/api/games", json=body, headers=ADMIN)
+    assert r.status_code == 201, r.text
+    return int(r.json()["id"])
+
+
+def chicago(ann: str, bob: str) -> dict[str, Any]:
+    return {"players": [{"name": "Ann", "hand": ann.split(), "knocked": True},
+                        {"name": "Bob", "hand": bob.split()}]}
+
+
+def refused(r: Any, status: int = 422) -> str:
+    assert r.status_code == status, r.text
+    return str(r.json()["detail"])
+
+
+def run_score(line: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "scorekeeper", "score"],
+                          input=json.dumps(line) + "\n", capture_output=True, text=True,
+                          timeout=60)
+
+
+# ---- 1. complete hands ---------------------------------------------------------------------
+
+SHORT_BOB = "Bob holds 2 cards; a Chicago hand is 7 (8 for the player who knocked)"
+
+
+@pytest.mark.parametrize("route", ["hands", "preview", "correct"])
+def test_a_chicago_hand_with_cards_missing_is_refused(client: TestClient, route: str) -> None:
+    gid = new_game(client)
+    if route == "correct":
+        assert client.post(f"/api/games/{gid}/hands", json=chicago(ANN, BOB),
+                           headers=ADMIN).status_code == 201
+        r = client.put(f"/api/games/{gid}/hands/1", json=chicago(ANN, "KC QD"), headers=ADMIN)
+    else:
+        r = client.post(f"/api/games/{gid}/{route}", json=chicago(ANN, "KC QD"), headers=ADMIN)
+    assert SHORT_BOB in refused(r)
+    view = client.get(f"/api/games/{gid}").json()
+    assert [p["total"] for p in view["players"]] == ([5, 60] if route == "correct" else [0, 0])
+
+
+def test_a_full_chicago_hand_still_scores(client: TestClient) -> None:
+    gid = new_game(client)
+    r = client.post(f"/api/games/{gid}/hands", json=chicago(ANN, BOB), headers=ADMIN)
+    assert r.status_code == 201 and [p["points"] for p in r.json()["players"]] == [5, 60]
+
+
+def test_a_rummy_loser_with_no_cards_is_refused(client: TestClient) -> None:
+    gid = new_game(client, "rummy")
+    body = {"players": [{"name": "Ann", "went_out": True}, {"name": "Bob", "hand": []}]}
+    detail = refused(client.post(f"/api/games/{gid}/hands", json=body, headers=ADMIN))
+    assert detail.startswith("hand 1: Bob holds no cards")
+
+
+def test_score_command_refuses_a_short_chicago_hand() -> None:
+    done = run_score({"variant": "chicago", "players": [
+        {"name": "Ann", "hand": ANN.split(), "knocked": True},
+        {"name": "Bob", "hand": ["KC", "QD"]}]})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"line 1: {SHORT_BOB}\n"
