@@ -84,6 +84,8 @@ def test_undo_and_rename_and_settings() -> None:
 @pytest.mark.parametrize(("variant", "players", "settings", "message"), [
     ("poker", ["A", "B"], {}, "unknown variant 'poker'"),
     ("chicago", ["A"], {}, "2 to 8 player names"),
+    ("rummy10", ["A", "B", "C", "D", "E", "F"], {}, "Rummy 10-card needs .* 2 to 5 player"),
+    ("rummy", ["A", "B", "C", "D", "E", "F", "G"], {}, "Rummy needs .* 2 to 6 player names"),
     ("chicago", ["A", "a"], {}, "named twice"),
     ("chicago", ["A", "B"], {"knock_limit": 5}, "unknown setting 'knock_limit'"),
     ("chicago", ["A", "B"], {"elimination_total": 150}, "elimination_total=150"),

@@ -98,3 +98,18 @@ def test_score_command_refuses_a_short_chicago_hand() -> None:
         {"name": "Bob", "hand": ["KC", "QD"]}]})
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"line 1: {SHORT_BOB}\n"
+
+
+# ---- 2. player counts at creation ------------------------------------------------------------
+
+@pytest.mark.parametrize(("variant", "most", "label"), [
+    ("chicago", 8, "Chicago Rummy"), ("rummy", 6, "Rummy"), ("rummy10", 5, "Rummy 10-card"),
+    ("rummy500", 8, "Rummy 500"),
+])
+def test_player_count_is_checked_when_the_game_is_created(client: TestClient, variant: str,
+                                                          most: int, label: str) -> None:
+    names = [f"P{i}" for i in range(most + 1)]
+    r = client.post("/api/games", json={"variant": variant, "players": names}, headers=ADMIN)
+    assert refused(r) == f"{label} needs a list of 2 to {most} player names, got {most + 1}"
+    assert client.get("/api/games").json() == []
+    new_game(client, variant, names[:most])  # the most the rules allow is a game

@@ -14,7 +14,7 @@ from scorekeeper.rules import chicago
 from scorekeeper.rules.cards import card_codes, parse_cards
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.hand import PlayerHand, parse_players
-from scorekeeper.rules.scoring import score_hand
+from scorekeeper.rules.scoring import LABELS, player_limits, score_hand
 from scorekeeper.rules.settings import (
     ChicagoSettings,
     RummySettings,
@@ -51,14 +51,17 @@ class Game:
     def __init__(self, variant: str, players: list[str], settings: dict | None = None) -> None:
         self.variant = variant
         self.settings = parse_settings(variant, settings)
-        self.names = self._check_names(players)
+        self.names = self._check_names(players, variant)
         self.hands: list[list[dict[str, Any]]] = []
         self._state = _Replay([], dict.fromkeys(self.names, 0), set(), False, None, [])
 
     @staticmethod
-    def _check_names(players: object) -> list[str]:
-        if not isinstance(players, list) or not 2 <= len(players) <= 8:
-            raise RulesError(f"a game needs a list of 2 to 8 player names, got {players!r}")
+    def _check_names(players: object, variant: str) -> list[str]:
+        fewest, most = player_limits(variant)
+        if not isinstance(players, list) or not fewest <= len(players) <= most:
+            got = len(players) if isinstance(players, list) else type(players).__name__
+            raise RulesError(f"{LABELS[variant]} needs a list of {fewest} to {most} "
+                             f"player names, got {got}")
         names: list[str] = []
         for raw in players:
             if not isinstance(raw, str) or not raw.strip() or len(raw.strip()) > MAX_NAME:
@@ -173,7 +176,7 @@ class Game:
     def _rename(self, old: object, new: object) -> None:
         if old not in self.names:
             raise RulesError(f"{old!r} is not a player in this game")
-        fresh = self._check_names([new if n == old else n for n in self.names])
+        fresh = self._check_names([new if n == old else n for n in self.names], self.variant)
         new_name = fresh[self.names.index(old)]  # type: ignore[arg-type]
         hands = [[{**p, "name": new_name} if p["name"] == old else p for p in h]
                  for h in self.hands]

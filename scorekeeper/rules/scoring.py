@@ -18,6 +18,17 @@ from scorekeeper.rules.settings import (
 )
 
 _LINE_KEYS = {"variant", "settings", "players", "hand_number"}
+LABELS = {"chicago": "Chicago Rummy", "rummy": "Rummy", "rummy10": "Rummy 10-card",
+          "rummy500": "Rummy 500"}
+MIN_PLAYERS = 2
+MOST_PLAYERS = {"chicago": chicago.MAX_PLAYERS, **rummy.MAX_PLAYERS,
+                "rummy500": rummy500.MAX_PLAYERS}
+
+
+def player_limits(variant: str) -> tuple[int, int]:
+    """Fewest and most players of a variant, from its rules: a game outside them could be
+    created but never scored."""
+    return MIN_PLAYERS, MOST_PLAYERS[variant]
 
 
 def score_hand(settings: Any, players: list[PlayerHand],
