@@ -6,7 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from scorekeeper.settings import Settings
 
 EXIT_BAD_INPUT = 2
 
@@ -42,6 +45,18 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
 
 
+def _settings(args: argparse.Namespace, **overrides: object) -> Settings:
+    """The settings `serve` would use (config file, environment), so that every command
+    finds the same database and model folder as the installed server."""
+    from scorekeeper.config import ConfigError, find_config, load_settings
+
+    try:
+        return load_settings(find_config(getattr(args, "config", None)), **overrides)
+    except ConfigError as exc:
+        sys.stderr.write(f"scorekeeper: {exc}\n")
+        raise SystemExit(EXIT_BAD_INPUT) from None
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from scorekeeper.web.server import serve
 
@@ -75,6 +90,40 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                limit=args.limit, out=sys.stdout, models=args.models, err=sys.stderr)
 
 
+def _cmd_db(args: argparse.Namespace) -> int:
+    from scorekeeper.store import admin
+
+    db = _settings(args, db=args.db).db_path
+    if args.action == "backup":
+        return admin.backup(db, args.to, sys.stdout, sys.stderr)
+    if args.action == "restore":
+        return admin.restore_from(db, args.source, sys.stdout, sys.stderr)
+    return admin.check(db, sys.stdout, sys.stderr)
+
+
+def _add_config(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=None,
+                        help="TOML config (default: $SCOREKEEPER_CONFIG, "
+                             "else /etc/scorekeeper/config.toml if present)")
+
+
+def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    db = sub.add_parser("db", help="back up, restore or check the games database")
+    actions = db.add_subparsers(dest="action", required=True)
+    backup = actions.add_parser("backup", help="copy the database (safe while serving)")
+    backup.add_argument("--to", type=Path, default=None,
+                        help="file or folder (default: the backups folder beside the database)")
+    restore = actions.add_parser("restore", help="replace the database by a backup "
+                                                 "(stop the server first)")
+    restore.add_argument("source", type=Path, help="the backup file")
+    actions.add_parser("check", help="SQLite's integrity check; names the fix if damaged")
+    for action in (backup, restore, actions.choices["check"]):
+        action.add_argument("--db", type=Path, default=None,
+                            help="SQLite file (default: the configured one)")
+        _add_config(action)
+    db.set_defaults(func=_cmd_db)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper",
                                      description="Camera-backed scorekeeper for rummy.")
@@ -89,9 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None, help="default: all interfaces")
     serve.add_argument("--port", type=int, default=None, help="default: 8000")
     serve.add_argument("--camera", default=None, help="camera source, e.g. replay:PATH or none")
-    serve.add_argument("--config", type=Path, default=None,
-                       help="TOML config (default: $SCOREKEEPER_CONFIG, "
-                            "else /etc/scorekeeper/config.toml if present)")
+    _add_config(serve)
     serve.set_defaults(func=_cmd_serve)
 
     bench = sub.add_parser("bench", help="print speed figures")
@@ -120,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--models", type=Path, default=None,
                     help="model folder (default: models/), e.g. a copy with other settings")
     ev.set_defaults(func=_cmd_eval)
+
+    _add_db(sub)
 
     from scorekeeper.calibration.cli import add_parser as add_calibrate
 

@@ -7,8 +7,11 @@ lose a write whose transaction had not committed, i.e. one that was never answer
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,7 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import Game, RulesError
-from scorekeeper.store.db import connect
+from scorekeeper.store.backup import KEEP, backup_dir, list_backups, make_backup, open_checked
+from scorekeeper.store.db import integrity
+from scorekeeper.store.faults import HINTS, REASONS, Fault, classify, explain
+from scorekeeper.store.lock import DbLock
+
+log = logging.getLogger("scorekeeper.store")
+PROBE_TTL_S = 2.0          # health asks often; the write probe answers from this cache
+MIN_FREE_BYTES = 1 << 20   # below this the next write will likely fail: call the disk full
+LOW_FREE_BYTES = 50 << 20  # below this, health warns
+DAILY_S = 24 * 3600
 
 
 class GameNotFound(LookupError):
@@ -55,34 +67,146 @@ def _summary(view: dict[str, Any]) -> str:
     return json.dumps({"players": players, **{k: view.get(k) for k in keys}})
 
 
-class GameStore:
-    """Thread-safe access to the games in one SQLite file, with replayed games cached."""
+def _space_fault(folder: Path) -> tuple[Fault | None, int]:
+    """("readonly" | "full" | None, bytes free) for the file system holding `folder`."""
+    st = os.statvfs(folder)
+    free = st.f_bavail * st.f_frsize
+    if st.f_flag & os.ST_RDONLY:
+        return "readonly", free
+    return ("full" if free < MIN_FREE_BYTES else None), free
 
-    def __init__(self, path: Path) -> None:
+
+class GameStore:
+    """Thread-safe access to the games in one SQLite file, with replayed games cached.
+
+    Opening it takes the database's lock file (a second store or server on the same file
+    is refused with StoreLocked) and checks the file (StoreDamaged, in words, with the
+    restore command). Backups are taken when a game ends and at least daily.
+    """
+
+    def __init__(self, path: Path, *, backups: Path | None = None,
+                 keep_backups: int = KEEP) -> None:
         self.path = path
-        self._conn = connect(path)
+        self.backups = backups or backup_dir(path)
+        self.keep_backups = keep_backups
+        self._db_lock = DbLock(path)
+        try:
+            self._conn = open_checked(path, self.backups)
+        except BaseException:
+            self._db_lock.release()
+            raise
         self._lock = threading.RLock()
         self._cache: dict[int, _Entry] = {}
+        self._write_error: tuple[str, BaseException] | None = None
+        self._probe: tuple[float, dict[str, Any]] | None = None
+        self.backup_error: str | None = None
+        newest = list_backups(path, self.backups)
+        self.last_backup: Path | None = newest[-1] if newest else None
+        self._last_backup_at = newest[-1].stat().st_mtime if newest else 0.0
+        self._backup_due("daily")
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            self._db_lock.release()
 
     def ping(self) -> bool:
         """Whether the database answers a query (for the health check)."""
         with self._lock:
             return self._conn.execute("SELECT 1").fetchone() == (1,)
 
+    def write_health(self) -> dict[str, Any]:
+        """Whether a write would succeed now, and if not why, in words (cached PROBE_TTL_S).
+
+        A real write would wear the SD card on every health call, so the probe is: the file
+        system (mounted read-only? space left?) and a write statement that changes nothing,
+        rolled back (SQLite refuses it on a read-only or locked file). After a write failed
+        as damaged, the file is checked again too.
+        """
+        with self._lock:
+            now = time.monotonic()
+            if self._probe is None or now - self._probe[0] >= PROBE_TTL_S:
+                self._probe = (now, self._check_writable())
+            return self._probe[1]
+
+    def _check_writable(self) -> dict[str, Any]:
+        fault, free = _space_fault(self.path.parent)
+        problem = f"the scorekeeper cannot save: {REASONS[fault]} ({HINTS[fault]})" \
+            if fault else self._probe_write()
+        health: dict[str, Any] = {"writable": problem is None, "problem": problem,
+                                  "free_mib": round(free / 2**20, 1)}
+        if problem is None and free < LOW_FREE_BYTES:
+            health["warning"] = f"the disk is nearly full: {free / 2**20:.0f} MiB left"
+        if self._write_error is not None:
+            when, exc = self._write_error
+            health["last_write_error"] = {"at": when, "detail": explain(exc)}
+        health["backup"] = {"last": self.last_backup.name if self.last_backup else None,
+                            "error": self.backup_error}
+        return health
+
+    def _probe_write(self) -> str | None:
+        damaged = self._write_error is not None and classify(self._write_error[1]) == "damaged"
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute("UPDATE games SET seq = seq WHERE 0")
+                if damaged and integrity(self._conn):
+                    return explain(self._write_error[1])  # type: ignore[index]
+            finally:
+                self._rollback()
+        except sqlite3.Error as exc:
+            return explain(exc)
+        return None
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._conn.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE … COMMIT; a failed write is remembered for health."""
         try:
-            yield self._conn
-            self._conn.execute("COMMIT")
-        except BaseException:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+        except sqlite3.Error as exc:
+            self._write_error, self._probe = (_now(), exc), None
+            log.error("write failed: %s", explain(exc))
+            raise
+        if self._write_error is not None:
+            self._write_error, self._probe = None, None
+
+    def _rollback(self) -> None:
+        """Roll back if still open; a failing ROLLBACK must not hide the error that caused it."""
+        try:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
-            raise
+        except sqlite3.Error as exc:
+            log.error("rollback failed: %s", exc)
+
+    def backup(self, kind: str = "manual") -> Path:
+        """A consistent copy into the backups folder now (the newest `keep_backups` kept)."""
+        with self._lock:
+            target = make_backup(self._conn, self.path, kind, self.backups, self.keep_backups)
+            self.last_backup, self.backup_error = target, None
+            self._last_backup_at = time.time()
+            return target
+
+    def _backup_due(self, kind: str) -> None:
+        """Back up after a game ends ("game") or when the newest backup is a day old
+        ("daily"); a failed backup is logged and shown by health, never fails the write."""
+        if kind == "daily" and (time.time() - self._last_backup_at < DAILY_S
+                                or not self._has_games()):
+            return
+        try:
+            self.backup(kind)
+        except (sqlite3.Error, OSError) as exc:
+            self.backup_error = f"{_now()}: backup failed: {explain(exc, 'back up')}"
+            log.error("%s", self.backup_error)
+
+    def _has_games(self) -> bool:
+        with self._lock:
+            return self._conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
 
     def create(
         self, variant: str, players: list[str], settings: dict[str, Any] | None = None
@@ -165,6 +289,8 @@ class GameStore:
                     (seq, _summary(new.view), game_id),
                 )
             self._cache[game_id] = new
+            ended = bool(new.view.get("game_over")) and not entry.view.get("game_over")
+            self._backup_due("game" if ended else "daily")
         return new.view, result
 
     def _entry(self, game_id: int) -> _Entry:

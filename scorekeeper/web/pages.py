@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import qrcode
 import qrcode.image.svg
@@ -11,6 +12,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from scorekeeper.store import GameStore
+from scorekeeper.store.faults import explain
+from scorekeeper.web import store_errors
 from scorekeeper.web.auth import is_admin, public
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -26,16 +30,30 @@ def index() -> Response:
     return FileResponse(page) if page.is_file() else HTMLResponse(_PLACEHOLDER)
 
 
+def _store_health(store: GameStore) -> tuple[str, dict[str, Any]]:
+    """("ok" or what reading failed with, whether and why writing would fail)."""
+    try:
+        db = "ok" if store.ping() else "no answer"
+    except Exception as exc:  # the health check must answer whatever the database does
+        db = f"error: {explain(exc, 'read its games')}"
+    try:
+        write = store.write_health()
+    except Exception as exc:
+        write = {"writable": False, "problem": explain(exc)}
+    return db, write
+
+
 @public
 async def health(request: Request) -> Response:
-    try:
-        db = "ok" if await run_in_threadpool(request.app.state.store.ping) else "no answer"
-    except Exception as exc:  # the health check must answer whatever the database does
-        db = f"error: {exc}"
-    ok = db == "ok"
+    """200 only when the store reads and can write; else 503 saying what is wrong."""
+    db, write = await run_in_threadpool(_store_health, request.app.state.store)
+    ok = db == "ok" and bool(write.get("writable"))
     status = request.app.state.camera.status()
     camera = {"state": status.state, "error": status.error}
-    return JSONResponse({"ok": ok, "db": db, "camera": camera}, status_code=200 if ok else 503)
+    body = {"ok": ok, "db": db, "store": write, "camera": camera}
+    if not ok:
+        body["detail"] = write.get("problem") or db
+    return JSONResponse(body, status_code=200 if ok else 503)
 
 
 @public
@@ -51,6 +69,7 @@ def qr_svg(url: str = Query(min_length=1, max_length=2000)) -> Response:
 
 
 def register(app: FastAPI) -> None:
+    store_errors.install(app)
     app.add_api_route("/", index, methods=["GET"])
     app.add_api_route("/api/health", health, methods=["GET"])
     app.add_api_route("/api/session", session, methods=["GET"])

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 import qrcode
 import uvicorn
 
+from scorekeeper.store.faults import StoreError
 from scorekeeper.web.app import create_app
 from scorekeeper.web.auth import resolve_token
 from scorekeeper.web.hub import Hub
@@ -118,7 +119,11 @@ def serve(
         note = "from SCOREKEEPER_ADMIN_TOKEN"
     else:
         note = f"kept in {token_file}"
-    app = create_app(settings, token)
+    try:
+        app = create_app(settings, token)
+    except StoreError as exc:  # another server on this file, or a damaged file: say so
+        print(f"scorekeeper: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     banner(base_url(settings.host, settings.port), token, note, settings.db_path, sys.stdout)
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, timeout_graceful_shutdown=3
