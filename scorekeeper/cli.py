@@ -101,6 +101,12 @@ def _cmd_db(args: argparse.Namespace) -> int:
     return admin.check(db, sys.stdout, sys.stderr)
 
 
+def _cmd_admin_link(args: argparse.Namespace) -> int:
+    from scorekeeper.web.server import show_admin_link
+
+    return show_admin_link(_settings(args), sys.stdout, sys.stderr)
+
+
 def _add_config(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None,
                         help="TOML config (default: $SCOREKEEPER_CONFIG, "
@@ -169,6 +175,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.set_defaults(func=_cmd_eval)
 
     _add_db(sub)
+    link = sub.add_parser("admin-link", help="print the admin link the server made "
+                                             "(needs read access to the data folder)")
+    _add_config(link)
+    link.set_defaults(func=_cmd_admin_link)
 
     from scorekeeper.calibration.cli import add_parser as add_calibrate
 

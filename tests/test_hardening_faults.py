@@ -1,5 +1,5 @@
 """Faults that would lose or hide data: a store that cannot write, a second server on the
-same file, a damaged file.
+same file, a damaged file, and the admin link kept out of the system journal.
 
 Disk full and read-only are injected at the store's connection (portable, any user);
 where this process may mount a tmpfs (root with CAP_SYS_ADMIN) the real thing is tried too.
@@ -7,9 +7,11 @@ where this process may mount a tmpfs (root with CAP_SYS_ADMIN) the real thing is
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -27,6 +29,7 @@ from scorekeeper.store import games as games_module
 from scorekeeper.store.backup import list_backups
 from scorekeeper.store.faults import StoreDamaged, StoreLocked, classify, explain
 from scorekeeper.web.app import create_app
+from scorekeeper.web.server import banner, goes_to_a_log, show_admin_link
 from scorekeeper.web.spawn import start_server
 
 TOKEN = "secret"
@@ -383,3 +386,46 @@ def test_db_restore_refuses_what_is_no_scorekeeper_backup(
     assert code == 2 and "not a scorekeeper database" in err
     code, _, err = run_cli(capsys, "db", "check", "--db", str(tmp_path / "none.db"))
     assert code == 2 and "no database at" in err
+
+
+# --- 5. the admin link stays out of the journal -------------------------------------------
+
+def test_banner_for_a_log_names_the_file_and_command_but_not_the_token(tmp_path: Path) -> None:
+    out = io.StringIO()
+    banner("http://10.0.0.5:8000/", "tok-123", "new", tmp_path / "db", out,
+           link_file=tmp_path / "admin-link", show_link=False,
+           command="sudo scorekeeper admin-link")
+    text = out.getvalue()
+    assert "tok-123" not in text
+    assert str(tmp_path / "admin-link") in text and "sudo scorekeeper admin-link" in text
+    assert "http://10.0.0.5:8000/" in text
+
+
+def test_output_for_systemd_or_a_file_counts_as_a_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("INVOCATION_ID", raising=False)
+    monkeypatch.delenv("JOURNAL_STREAM", raising=False)
+    assert goes_to_a_log(io.StringIO()) and not goes_to_a_log(Tty())
+    monkeypatch.setenv("INVOCATION_ID", "abc")
+    assert goes_to_a_log(Tty())
+
+
+def test_the_served_link_is_in_a_0600_file_not_in_the_log(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    srv = start_server(tmp_path / "games.db", data, TOKEN)
+    try:
+        link_file = data / "admin-link"
+        assert stat.S_IMODE(link_file.stat().st_mode) == 0o600
+        assert link_file.read_text().strip() == f"{srv.url}/#token={TOKEN}"
+        log = srv.log.read_text()
+        assert TOKEN not in log and str(link_file) in log and "admin-link" in log
+    finally:
+        srv.stop()
+    out, err = io.StringIO(), io.StringIO()
+    assert show_admin_link(Settings(data_dir=data), out, err) == 0
+    assert out.getvalue().strip() == f"{srv.url}/#token={TOKEN}"
+    assert show_admin_link(Settings(data_dir=tmp_path / "none"), out, err) == 2
+    assert "no admin link" in err.getvalue()

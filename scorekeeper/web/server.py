@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import socket
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any, TextIO
 import qrcode
 import uvicorn
 
+from scorekeeper.settings import Settings
 from scorekeeper.store.faults import StoreError
 from scorekeeper.web.app import create_app
 from scorekeeper.web.auth import resolve_token
@@ -50,18 +52,91 @@ def terminal_qr(text: str) -> str:
     return out.getvalue()
 
 
-def banner(url: str, token: str, note: str, db: Path, out: TextIO) -> None:
-    """Print the table address and the admin link, each with its QR code."""
+ADMIN_LINK_FILE = "admin-link"
+
+
+def admin_link_path(data_dir: Path) -> Path:
+    """Where `serve` keeps the admin link for `scorekeeper admin-link` (mode 0600)."""
+    return data_dir / ADMIN_LINK_FILE
+
+
+def write_admin_link(path: Path, link: str) -> None:
+    """Write the link readable by this user only, whole or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, (link + "\n").encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def goes_to_a_log(out: TextIO) -> bool:
+    """Whether `out` ends in a log (systemd's journal, a file) rather than a person's screen.
+
+    The journal is readable by more people than the data folder is (adm, systemd-journal
+    groups), and a token in it stays there for weeks.
+    """
+    if os.environ.get("INVOCATION_ID") or os.environ.get("JOURNAL_STREAM"):
+        return True
+    try:
+        return not out.isatty()
+    except (AttributeError, ValueError):
+        return True
+
+
+def admin_link_command(config: Path | None = None) -> str:
+    """The command that prints the admin link, as the person reading the log should type it."""
+    from scorekeeper.config import SYSTEM_CONFIG
+
+    program = Path(sys.argv[0])
+    command = str(program.absolute()) if program.name == "scorekeeper" else "scorekeeper"
+    under_systemd = bool(os.environ.get("INVOCATION_ID") or os.environ.get("JOURNAL_STREAM"))
+    prefix = "sudo " if under_systemd else ""
+    suffix = f" --config {config}" if config is not None and config != SYSTEM_CONFIG else ""
+    return f"{prefix}{command} admin-link{suffix}"
+
+
+def show_admin_link(settings: Settings, out: TextIO, err: TextIO) -> int:
+    """`scorekeeper admin-link`: print the link (and its QR on a terminal) from the file."""
+    path = admin_link_path(settings.data_dir)
+    try:
+        link = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        err.write(f"scorekeeper: no admin link in {path} yet: the server writes it when it "
+                  f"starts (is it running? sudo systemctl status scorekeeper)\n")
+        return 2
+    except PermissionError:
+        err.write(f"scorekeeper: cannot read {path}: only the service user may; "
+                  f"run this with sudo\n")
+        return 2
+    out.write(link + "\n")
+    if not goes_to_a_log(out):
+        out.write(terminal_qr(link))
+    return 0
+
+
+def banner(url: str, token: str, note: str, db: Path, out: TextIO,
+           link_file: Path | None = None, show_link: bool = True,
+           command: str = "scorekeeper admin-link") -> None:
+    """Print the table address and the admin link, each with its QR code.
+
+    With `show_link` False (output bound for a log) the admin link is not printed: only
+    where it is kept (`link_file`) and the `command` that shows it.
+    """
     admin = f"{url}#token={token}"
-    lines = [
-        f"scorekeeper: open {url} on any phone on this network",
-        terminal_qr(url),
-        "Admin link (logs a phone in as scorekeeper; keep it private):",
-        admin,
-        terminal_qr(admin),
-        f"admin token: {note}",
-        f"database: {db}",
-    ]
+    lines = [f"scorekeeper: open {url} on any phone on this network", terminal_qr(url)]
+    if show_link:
+        lines += ["Admin link (logs a phone in as scorekeeper; keep it private):",
+                  admin, terminal_qr(admin)]
+    else:
+        lines += [f"Admin link: not printed here, as this output goes to a log; it is in "
+                  f"{link_file} (readable by this service's user only). Show it with its "
+                  f"QR code: {command}"]
+    lines += [f"admin token: {note}", f"database: {db}"]
     for line in lines:
         try:
             print(line, file=out)
@@ -124,7 +199,11 @@ def serve(
     except StoreError as exc:  # another server on this file, or a damaged file: say so
         print(f"scorekeeper: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-    banner(base_url(settings.host, settings.port), token, note, settings.db_path, sys.stdout)
+    url = base_url(settings.host, settings.port)
+    link_file = admin_link_path(settings.data_dir)
+    write_admin_link(link_file, f"{url}#token={token}")
+    banner(url, token, note, settings.db_path, sys.stdout, link_file=link_file,
+           show_link=not goes_to_a_log(sys.stdout), command=admin_link_command(config))
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, timeout_graceful_shutdown=3
     )
