@@ -113,3 +113,42 @@ def test_player_count_is_checked_when_the_game_is_created(client: TestClient, va
     assert refused(r) == f"{label} needs a list of 2 to {most} player names, got {most + 1}"
     assert client.get("/api/games").json() == []
     new_game(client, variant, names[:most])  # the most the rules allow is a game
+
+
+# ---- 3. strict types -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("variant", "settings", "message"), [
+    ("rummy", {"target": True}, "setting target=true: must be a whole number, not true or false"),
+    ("rummy", {"hands": False}, "setting hands=false: must be a whole number"),
+    ("chicago", {"min_naturals": True}, "setting min_naturals=true: must be 0 or 1, not true"),
+    ("chicago", {"knock_penalty": True}, "setting knock_penalty=true: must be a whole number"),
+    ("rummy500", {"decks": True}, "setting decks=true: must be 1 or 2, not true or false"),
+    ("rummy", {"target": 150.5}, "setting target=150.5: must be a whole number"),
+    ("chicago", {"knock_penalty": 2.5}, "setting knock_penalty=2.5: must be a whole number"),
+    ("chicago", {"knock_penalty": -1}, "setting knock_penalty=-1: must be 0 or more"),
+])
+def test_settings_refuse_booleans_and_fractions(client: TestClient, variant: str,
+                                                settings: dict, message: str) -> None:
+    r = client.post("/api/games", json={"variant": variant, "players": ["Ann", "Bob"],
+                                        "settings": settings}, headers=ADMIN)
+    detail = refused(r)
+    assert detail == message or detail.startswith(message)
+    assert "Input should" not in detail and "valid integer" not in detail
+    assert client.get("/api/games").json() == []
+    gid = new_game(client, variant)
+    r = client.put(f"/api/games/{gid}/settings", json={"settings": settings}, headers=ADMIN)
+    assert refused(r).startswith(message)
+    assert client.get(f"/api/games/{gid}").json()["seq"] == 0
+
+
+def test_whole_numbers_are_still_taken(client: TestClient) -> None:
+    gid = new_game(client, "rummy", target=200.0, hands=3)
+    assert client.get(f"/api/games/{gid}").json()["settings"]["target"] == 200
+
+
+def test_score_command_refuses_a_boolean_setting() -> None:
+    done = run_score({"variant": "rummy", "settings": {"target": True}, "players": [
+        {"name": "Ann", "went_out": True}, {"name": "Bob", "hand": ["KD"]}]})
+    assert done.returncode == 2
+    assert done.stderr == ("line 1: setting target=true: must be a whole number, "
+                           "not true or false\n")

@@ -6,9 +6,11 @@ a house rule never silently plays the default.
 
 from __future__ import annotations
 
-from typing import Literal
+import json
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
 
 from scorekeeper.rules.errors import RulesError
 
@@ -64,22 +66,86 @@ SETTINGS: dict[str, type[_Settings]] = {
 VARIANTS = tuple(SETTINGS)
 
 
+MAX_PROBLEMS = 3  # a reply names the first few problems, never thousands
+_WHOLE = "must be a whole number"
+_PLAIN = {
+    "int_type": _WHOLE, "int_parsing": _WHOLE, "int_from_float": _WHOLE,
+    "int_parsing_size": "is too large a number",
+    "bool_type": "must be true or false", "bool_parsing": "must be true or false",
+    "string_type": "must be text", "list_type": "must be a list",
+    "dict_type": "must be an object", "model_type": "must be an object",
+    "model_attributes_type": "must be an object", "missing": "is missing",
+    "extra_forbidden": "is not known here", "string_too_short": "cannot be empty",
+    "string_unicode": "must be text",
+}
+_BOUNDS = {
+    "greater_than": "must be more than {gt}", "greater_than_equal": "must be {ge} or more",
+    "less_than": "must be less than {lt}", "less_than_equal": "must be {le} or less",
+    "literal_error": "must be {expected}", "too_long": "has too many entries: at most {max_length}",
+    "too_short": "needs at least {min_length} entries",
+    "string_too_long": "is too long: at most {max_length} characters",
+}
+
+
+def plain_message(error: dict[str, Any]) -> str:
+    """A pydantic error in players' words, without the value that caused it."""
+    kind, ctx = error.get("type", ""), error.get("ctx") or {}
+    if kind in _PLAIN:
+        return _PLAIN[kind]
+    if kind in _BOUNDS:
+        try:
+            return _BOUNDS[kind].format(**ctx)
+        except (KeyError, IndexError):
+            pass
+    if kind == "value_error" and ctx.get("error") is not None:
+        return str(ctx["error"])
+    return "is not valid"
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value for a message, cut short: a message names a value, it never echoes an input
+    (true, false and null as JSON writes them)."""
+    text = json.dumps(value) if value is None or isinstance(value, bool) else repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _expected(field: FieldInfo) -> str:
+    """What a setting takes, for the message that refuses true/false in a number's place."""
+    options = get_args(field.annotation) if get_origin(field.annotation) is Literal else ()
+    if options:
+        return ", ".join(shown(o) for o in options[:-1]) + f" or {shown(options[-1])}"
+    return "a whole number"
+
+
+def _bool_problems(model: type[_Settings], raw: dict[str, Any]) -> list[str]:
+    """Booleans where a number belongs (pydantic would read true as 1)."""
+    return [f"setting {name}={shown(raw[name])}: must be {_expected(field)}, not true or false"
+            for name, field in model.model_fields.items()
+            if field.annotation is not bool and isinstance(raw.get(name), bool)]
+
+
+def _refuse(problems: list[str]) -> RulesError:
+    more = len(problems) - MAX_PROBLEMS
+    tail = [f"and {more} more problem{'' if more == 1 else 's'}"] if more > 0 else []
+    return RulesError("; ".join(problems[:MAX_PROBLEMS] + tail))
+
+
 def parse_settings(variant: str, raw: object) -> _Settings:
-    if variant not in SETTINGS:
-        raise RulesError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+    if not isinstance(variant, str) or variant not in SETTINGS:
+        raise RulesError(f"unknown variant {shown(variant)}; use one of {', '.join(VARIANTS)}")
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise RulesError(f"settings must be an object, got {raw!r}")
+        raise RulesError(f"settings must be an object, got {shown(raw)}")
+    model = SETTINGS[variant]
+    unknown = [f"unknown setting {shown(k)} for {variant}" for k in raw
+               if k not in model.model_fields]
+    problems = unknown or _bool_problems(model, raw)
+    if problems:
+        raise _refuse(problems)
     try:
-        return SETTINGS[variant].model_validate(raw, strict=False)
+        return model.model_validate(raw, strict=False)
     except ValidationError as exc:
-        problems = []
-        for err in exc.errors():
-            name = ".".join(str(p) for p in err["loc"]) or "settings"
-            value = err.get("input")
-            if err["type"] == "extra_forbidden":
-                problems.append(f"unknown setting {name!r} for {variant}")
-            else:
-                problems.append(f"setting {name}={value!r}: {err['msg']}")
-        raise RulesError("; ".join(problems)) from None
+        raise _refuse([f"setting {'.'.join(str(p) for p in err['loc']) or 'settings'}"
+                       f"={shown(err.get('input'))}: {plain_message(err)}"
+                       for err in exc.errors()]) from None
