@@ -205,13 +205,27 @@ async def post_hands(t: Table, client: httpx.AsyncClient, rng: random.Random, to
             t.report.rss_start_kib = t.server.memory_kib()[0]
 
 
-async def resync(t: Table, client: httpx.AsyncClient) -> None:
-    """After a kill: wait for the restart, then read back what the game really holds."""
+async def resync(t: Table, client: httpx.AsyncClient, timeout: float = 120.0) -> None:
+    """After a kill: wait for the restart, then read back what the game really holds.
+
+    The next kill may land between the restart and the read-back (kill points close
+    together), so the read-back is retried, each time after waiting for the server again.
+    """
     t.report.unanswered += 1
-    await asyncio.wait_for(t.up.wait(), 60)
-    if t.gid is None:
-        return
-    view = (await client.get(f"/api/games/{t.gid}")).json()
+    deadline = time.monotonic() + timeout
+    while True:
+        await asyncio.wait_for(t.up.wait(), max(deadline - time.monotonic(), 0.1))
+        if t.gid is None:
+            return
+        try:
+            r = await client.get(f"/api/games/{t.gid}")
+            r.raise_for_status()
+            break
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.05)  # the restart's task clears `up` at once; look again
+    view = r.json()
     t.seq, t.over = view["seq"], view["game_over"]
     t.active = [p["name"] for p in view["players"] if not p.get("eliminated")]
 
