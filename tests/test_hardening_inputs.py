@@ -54,6 +54,12 @@ def refused(r: Any, status: int = 422) -> str:
     return str(r.json()["detail"])
 
 
+def post_json(client: TestClient, path: str, body: object) -> Any:
+    """POST JSON as a phone could send it: lone surrogates as \\u escapes (httpx refuses)."""
+    return client.post(path, content=json.dumps(body),
+                       headers={**ADMIN, "Content-Type": "application/json"})
+
+
 def run_score(line: dict[str, Any]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "scorekeeper", "score"],
                           input=json.dumps(line) + "\n", capture_output=True, text=True,
@@ -152,3 +158,91 @@ def test_score_command_refuses_a_boolean_setting() -> None:
     assert done.returncode == 2
     assert done.stderr == ("line 1: setting target=true: must be a whole number, "
                            "not true or false\n")
+
+
+# ---- 4. names --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("B\ud800ob", "a player name holds a broken character (a lone surrogate)"),
+    ("\u202eboB", "a player name cannot hold text-direction control characters"),
+    ("Bob\u2066", "text-direction control"),
+    ("Bob\u200f", "text-direction control"),
+    ("Bo\x07b", "a player name cannot hold control characters"),
+    ("Bo\nb", "control characters"),
+    ("x" * 41, "a player name is at most 40 characters, this one has 41"),
+    ("   ", "a player name cannot be empty"),
+])
+def test_bad_names_are_refused_at_create_and_rename(client: TestClient, name: str,
+                                                     message: str) -> None:
+    r = post_json(client, "/api/games", {"variant": "rummy", "players": ["Ann", name]})
+    assert message in refused(r)
+    assert client.get("/api/games").status_code == 200
+    assert client.get("/api/games").json() == []
+    gid = new_game(client, "rummy")
+    r = post_json(client, f"/api/games/{gid}/rename", {"old": "Bob", "new": name})
+    assert message in refused(r)
+    assert [p["name"] for p in client.get(f"/api/games/{gid}").json()["players"]] == ["Ann", "Bob"]
+
+
+def test_names_are_nfc_and_stripped(client: TestClient) -> None:
+    gid = new_game(client, "rummy", ["  Jose\u0301 ", "Zoë"])
+    assert [p["name"] for p in client.get(f"/api/games/{gid}").json()["players"]] == \
+        ["Jos\u00e9", "Zoë"]
+    body = {"players": [{"name": "Jose\u0301", "went_out": True},  # typed decomposed
+                        {"name": "Zoe\u0308", "hand": ["KD"]}]}
+    r = client.post(f"/api/games/{gid}/hands", json=body, headers=ADMIN)
+    assert r.status_code == 201, r.text
+    assert [p["name"] for p in r.json()["players"]] == ["Jos\u00e9", "Zoë"]
+
+
+def test_score_command_refuses_a_broken_name() -> None:
+    done = run_score({"variant": "rummy", "players": [
+        {"name": "Ann", "went_out": True}, {"name": "B\ud800", "hand": ["KD"]}]})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "line 1: a player name holds a broken character (a lone surrogate)\n"
+
+
+def _plant_bad_game(db: Path) -> None:
+    """A game as an older scorekeeper stored it: names it no longer accepts, and a hand."""
+    import sqlite3
+
+    names = ["Ann", "B\ud800ob", "\u202eCat"]
+    summary = {"players": [{"name": n, "total": 0, "eliminated": False} for n in names],
+               "game_over": False, "winner": None, "leader": None}
+    hand = {"type": "hand", "players": [{"name": "Ann", "went_out": True},
+                                        {"name": "B\ud800ob", "hand": ["KD"]},
+                                        {"name": "\u202eCat", "hand": ["5C"]}]}
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("INSERT INTO games (variant, players, settings, created_at, seq, summary)"
+                     " VALUES ('rummy', ?, '{}', '2024-01-01T00:00:00+00:00', 1, ?)",
+                     (json.dumps(names), json.dumps(summary)))
+        conn.execute("INSERT INTO events (game_id, seq, type, body, created_at)"
+                     " VALUES (1, 1, 'hand', ?, '2024-01-01T00:00:00+00:00')",
+                     (json.dumps(hand),))
+    conn.close()
+
+
+def test_a_stored_bad_name_is_still_served(data_dir: Path) -> None:
+    settings = Settings(data_dir=data_dir, admin_token=None)
+    with TestClient(create_app(settings, token=TOKEN)) as c:  # makes the schema
+        assert c.get("/api/games").json() == []
+    _plant_bad_game(settings.db_path)
+    shown = ["Ann", "B\ufffdob", "Cat"]  # surrogate replaced, bidi control dropped
+    for boot in range(3):  # a restart replays the stored events again
+        with TestClient(create_app(settings, token=TOKEN), raise_server_exceptions=False) as c:
+            listed = c.get("/api/games")
+            assert listed.status_code == 200, listed.text
+            view = c.get("/api/games/1")
+            assert view.status_code == 200, view.text
+            assert [p["total"] for p in view.json()["players"]] == [15, 0, 0]
+            assert [p["name"] for p in view.json()["players"]] == shown
+            assert [p["name"] for p in view.json()["hands"][0]["players"]] == shown
+            if boot == 0:
+                assert [p["name"] for p in listed.json()[0]["players"]] == shown
+            if boot == 1:  # the name as shown can be renamed to a good one, and that lasts
+                r = c.post("/api/games/1/rename", json={"old": shown[1], "new": "Bob"},
+                           headers=ADMIN)
+                assert r.status_code == 200, r.text
+                shown = ["Ann", "Bob", "Cat"]
+                assert [p["name"] for p in c.get("/api/games").json()[0]["players"]] == shown

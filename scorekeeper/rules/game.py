@@ -7,6 +7,7 @@ so a corrected hand can never leave a stale total behind.
 from __future__ import annotations
 
 import copy
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,14 +15,14 @@ from scorekeeper.rules import chicago
 from scorekeeper.rules.cards import card_codes, parse_cards
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.hand import PlayerHand, parse_players
+from scorekeeper.rules.names import clean_name
 from scorekeeper.rules.scoring import LABELS, player_limits, score_hand
 from scorekeeper.rules.settings import (
     ChicagoSettings,
     RummySettings,
     parse_settings,
+    shown,
 )
-
-MAX_NAME = 40
 
 
 @dataclass
@@ -64,9 +65,7 @@ class Game:
                              f"player names, got {got}")
         names: list[str] = []
         for raw in players:
-            if not isinstance(raw, str) or not raw.strip() or len(raw.strip()) > MAX_NAME:
-                raise RulesError(f"a player name must be 1 to {MAX_NAME} characters, got {raw!r}")
-            name = raw.strip()
+            name = clean_name(raw)
             if name.casefold() in (n.casefold() for n in names):
                 raise RulesError(f"player {name!r} is named twice")
             names.append(name)
@@ -174,8 +173,10 @@ class Game:
         return n
 
     def _rename(self, old: object, new: object) -> None:
+        if isinstance(old, str):
+            old = unicodedata.normalize("NFC", old)
         if old not in self.names:
-            raise RulesError(f"{old!r} is not a player in this game")
+            raise RulesError(f"{shown(old)} is not a player in this game")
         fresh = self._check_names([new if n == old else n for n in self.names], self.variant)
         new_name = fresh[self.names.index(old)]  # type: ignore[arg-type]
         hands = [[{**p, "name": new_name} if p["name"] == old else p for p in h]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from scorekeeper.rules.cards import Card, parse_card, parse_cards
 from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.names import clean_name
 
 MAX_HAND = 14
 _KEYS = {"name", "total", "hand", "melds", "knocked", "went_out", "rummy"}
@@ -59,10 +60,9 @@ def _meld_entry(raw: object, who: str) -> MeldEntry:
 def parse_player(raw: object, *, with_total: bool = True) -> PlayerHand:
     if not isinstance(raw, dict):
         raise RulesError(f"each player must be an object, got {raw!r}")
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise RulesError(f"a player needs a non-empty name, got {name!r}")
-    name = name.strip()
+    if "name" not in raw:
+        raise RulesError("each player needs a name")
+    name = clean_name(raw["name"])
     unknown = set(raw) - _KEYS
     if unknown:
         raise RulesError(f"player {name}: unknown key {sorted(unknown)[0]!r}")

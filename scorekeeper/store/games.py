@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import Game, RulesError
+from scorekeeper.rules.names import safe_json
 from scorekeeper.store.backup import KEEP, backup_dir, list_backups, make_backup, open_checked
 from scorekeeper.store.db import integrity
 from scorekeeper.store.faults import HINTS, REASONS, Fault, classify, explain
@@ -235,8 +236,10 @@ class GameStore:
             rows = self._conn.execute(
                 "SELECT id, variant, created_at, seq, summary FROM games ORDER BY id DESC"
             ).fetchall()
+        # safe_json: a name stored before names were checked must not break the list
         return [
-            {"id": gid, "variant": variant, "created_at": created, "seq": seq, **json.loads(summ)}
+            {"id": gid, "variant": variant, "created_at": created, "seq": seq,
+             **safe_json(json.loads(summ))}
             for gid, variant, created, seq, summ in rows
         ]
 
@@ -255,7 +258,7 @@ class GameStore:
             rows = self._conn.execute(
                 "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-        return [json.loads(body) for (body,) in rows]
+        return [safe_json(json.loads(body)) for (body,) in rows]
 
     def preview(self, game_id: int, players: list[dict[str, Any]]) -> dict[str, Any]:
         """Score a hand against the game's current state without storing anything."""
@@ -309,13 +312,15 @@ class GameStore:
         if row is None:
             raise GameNotFound(f"no game with id {game_id}")
         variant, players, settings, created = row
-        game = Game(variant, json.loads(players), json.loads(settings) or None)
+        # names stored before they were checked are read as they are shown (safe_json:
+        # surrogates replaced, bidi and control characters dropped), the same in every event
+        game = Game(variant, safe_json(json.loads(players)), json.loads(settings) or None)
         events = self._conn.execute(
             "SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
         ).fetchall()
         for seq, body in events:
             try:
-                game.apply(json.loads(body))
+                game.apply(safe_json(json.loads(body)))
             except RulesError as exc:
                 raise RuntimeError(f"game {game_id} event {seq} no longer replays: {exc}") from exc
         seq = events[-1][0] if events else 0
