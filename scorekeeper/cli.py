@@ -57,6 +57,11 @@ def _settings(args: argparse.Namespace, **overrides: object) -> Settings:
         raise SystemExit(EXIT_BAD_INPUT) from None
 
 
+def _models(args: argparse.Namespace) -> Path:
+    """`--models`, else the configured model folder (`[model] dir`, SCOREKEEPER_MODEL_DIR)."""
+    return Path(args.models) if args.models is not None else _settings(args).model_dir
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from scorekeeper.web.server import serve
 
@@ -72,7 +77,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     else:
         from scorekeeper.vision.bench import run as run_vision
 
-        run_vision(runtimes=args.runtimes, repeats=args.repeats, out=sys.stdout)
+        run_vision(runtimes=args.runtimes, repeats=args.repeats, out=sys.stdout,
+                   models=_models(args))
     return 0
 
 
@@ -80,14 +86,15 @@ def _cmd_read(args: argparse.Namespace) -> int:
     from scorekeeper.vision.read_cmd import read_images
 
     return read_images(args.images, as_json=args.json, annotate=args.annotate,
-                       runtime=args.runtime, out=sys.stdout, err=sys.stderr)
+                       runtime=args.runtime, out=sys.stdout, err=sys.stderr,
+                       models=_models(args))
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from scorekeeper.vision.evaluate import run
 
     return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
-               limit=args.limit, out=sys.stdout, models=args.models, err=sys.stderr)
+               limit=args.limit, out=sys.stdout, models=_models(args), err=sys.stderr)
 
 
 def _cmd_db(args: argparse.Namespace) -> int:
@@ -111,6 +118,12 @@ def _add_config(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None,
                         help="TOML config (default: $SCOREKEEPER_CONFIG, "
                              "else /etc/scorekeeper/config.toml if present)")
+
+
+def _add_models(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--models", type=Path, default=None,
+                        help="model folder (default: the config's [model] dir, else models/)")
+    _add_config(parser)
 
 
 def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -154,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--runtimes", nargs="+", default=["onnx", "ncnn", "torch"],
                        help="vision: runtimes to time")
     bench.add_argument("--repeats", type=int, default=5, help="vision: frames per case")
+    _add_models(bench)
     bench.set_defaults(func=_cmd_bench)
 
     read = sub.add_parser("read", help="read the cards in images")
@@ -162,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--annotate", type=Path, default=None,
                       help="write the image(s) with boxes and labels (a file, or a folder)")
     read.add_argument("--runtime", choices=["onnx", "ncnn", "torch"], default=None)
+    _add_models(read)
     read.set_defaults(func=_cmd_read)
 
     ev = sub.add_parser("eval", help="accuracy on the held-out deck and real photographs")
@@ -170,8 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="rendered held-out set (default: data/model-work/test)")
     ev.add_argument("--real", type=Path, default=None, help="real-photos-dev folder")
     ev.add_argument("--limit", type=int, default=None, help="first N synthetic images")
-    ev.add_argument("--models", type=Path, default=None,
-                    help="model folder (default: models/), e.g. a copy with other settings")
+    _add_models(ev)
     ev.set_defaults(func=_cmd_eval)
 
     _add_db(sub)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Literal
 
@@ -27,8 +28,16 @@ def default_data_dir() -> Path:
 
 
 def default_model_dir() -> Path:
-    """`models/` beside the source tree: where `make model` writes; installs set it instead."""
-    return Path(__file__).resolve().parents[1] / "models"
+    """`models/` beside the source tree, where `make model` writes; in an installed venv
+    (deploy/install.sh: PREFIX/venv beside PREFIX/models) the one beside the venv.
+
+    The config file's `[model] dir` wins over both; this is for a command run without it.
+    """
+    beside_source = Path(__file__).resolve().parents[1] / "models"
+    beside_venv = Path(sys.prefix).parent / "models"
+    if not beside_source.is_dir() and (beside_venv / "model.json").is_file():
+        return beside_venv
+    return beside_source
 
 
 class Settings(BaseSettings):

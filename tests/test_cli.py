@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -69,3 +70,20 @@ def test_score_imports_no_heavy_stack() -> None:
     done = subprocess.run([sys.executable, "-c", code, GOOD], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_read_takes_the_model_folder_from_models_or_the_config(tmp_path) -> None:
+    image = tmp_path / "x.jpg"
+    image.write_bytes(b"")
+    done = run_cmd("read", "--models", str(tmp_path / "m1"), str(image))
+    assert done.returncode == 2 and str(tmp_path / "m1" / "model.json") in done.stderr
+    config = tmp_path / "config.toml"
+    config.write_text(f'[model]\ndir = "{tmp_path / "m2"}"\n')
+    done = run_cmd("read", "--config", str(config), str(image))
+    assert done.returncode == 2 and str(tmp_path / "m2" / "model.json") in done.stderr
+
+
+def run_cmd(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    return subprocess.run([sys.executable, "-m", "scorekeeper", *args], capture_output=True,
+                          text=True, timeout=120, env=env)

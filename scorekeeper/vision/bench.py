@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from pathlib import Path
 from typing import TextIO
 
 import numpy as np
@@ -44,14 +45,16 @@ def frame_with_cards(size: tuple[int, int], cards: int, seed: int = 0,
     return best
 
 
-def run(runtimes: list[str], repeats: int = 5, out: TextIO | None = None) -> dict:
-    from scorekeeper.vision.reader import CardReader, VisionError
+def run(runtimes: list[str], repeats: int = 5, out: TextIO | None = None,
+        models: Path | None = None) -> dict:
+    """Time each runtime; `models` is the model folder (None: the source tree's models/)."""
+    from scorekeeper.vision.reader import MODELS, CardReader, VisionError
 
     frames = {case: frame_with_cards(case[0], case[1], tiles=case[2]) for case in CASES}
     figures: dict[str, dict[str, float]] = {}
     for runtime in runtimes:
         try:
-            reader = CardReader(runtime=runtime)
+            reader = CardReader(models or MODELS, runtime=runtime)
         except (VisionError, ImportError, FileNotFoundError) as exc:
             if out:
                 out.write(f"{runtime}: skipped ({exc})\n")

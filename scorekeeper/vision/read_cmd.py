@@ -18,15 +18,17 @@ def _annotate_path(target: Path, image: Path, many: bool) -> Path:
 
 
 def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
-                runtime: str | None, out: TextIO, err: TextIO) -> int:
+                runtime: str | None, out: TextIO, err: TextIO,
+                models: Path | None = None) -> int:
+    """Read each image; `models` is the model folder (None: the source tree's models/)."""
     import cv2
 
     from scorekeeper.vision.annotate import annotate as draw
-    from scorekeeper.vision.reader import CardReader, ReadResult, VisionError, load_image
+    from scorekeeper.vision.reader import MODELS, CardReader, ReadResult, VisionError, load_image
     from scorekeeper.vision.scan import place_on_mat
 
     try:
-        reader = CardReader(runtime=runtime)
+        reader = CardReader(models or MODELS, runtime=runtime)
     except VisionError as exc:
         err.write(f"error: {exc}\n")
         return 2
