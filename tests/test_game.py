@@ -152,3 +152,17 @@ def test_knock_check_uses_the_current_total() -> None:
     check = g.knock_check("ann", ["7H", "7S", "2C", "4H", "5H", "AS", "AD"])
     assert check["player"] == "Ann"
     assert (check["limit"], check["deadwood"], check["legal"]) == (8, 9, False)
+
+
+def test_a_hand_stored_before_the_complete_hand_check_still_replays() -> None:
+    short = {"type": "hand", "players": [{"name": "Ann", "hand": MELDED.split(), "knocked": True},
+                                         {"name": "Bob", "hand": ["KD", "QS"]}]}
+    with pytest.raises(RulesError, match="Bob holds 2 cards"):
+        Game("chicago", ["Ann", "Bob"]).apply(short)
+    g = game_from_events({"variant": "chicago", "players": ["Ann", "Bob"]}, [short])
+    assert [x["total"] for x in g.snapshot()["players"]] == [0, 20]
+    g.apply({"type": "settings", "settings": {"knock_penalty": 10}})  # replays it as stored
+    g.apply({"type": "rename", "old": "Bob", "new": "Rob"})
+    assert [x["total"] for x in g.snapshot()["players"]] == [0, 20]
+    with pytest.raises(RulesError, match="Rob holds 2 cards"):  # a correction is new input
+        g.apply({"type": "correct", "n": 1, "players": g.snapshot()["hands"][0]["players"]})

@@ -246,3 +246,61 @@ def test_a_stored_bad_name_is_still_served(data_dir: Path) -> None:
                 assert r.status_code == 200, r.text
                 shown = ["Ann", "Bob", "Cat"]
                 assert [p["name"] for p in c.get("/api/games").json()[0]["players"]] == shown
+
+
+# ---- games stored before these checks are still served ---------------------------------------
+
+def _plant(db: Path, variant: str, players: list[str], settings: dict[str, Any],
+           events: list[dict[str, Any]]) -> int:
+    """A game as an older scorekeeper stored it (its summary is rewritten by the next write)."""
+    import sqlite3
+
+    summary = {"players": [{"name": n, "total": 0, "eliminated": False} for n in players],
+               "game_over": False, "winner": None, "leader": None}
+    conn = sqlite3.connect(db)
+    with conn:
+        cur = conn.execute(
+            "INSERT INTO games (variant, players, settings, created_at, seq, summary)"
+            " VALUES (?, ?, ?, '2024-01-01T00:00:00+00:00', ?, ?)",
+            (variant, json.dumps(players), json.dumps(settings), len(events), json.dumps(summary)))
+        gid = int(cur.lastrowid or 0)
+        for seq, event in enumerate(events, start=1):
+            conn.execute("INSERT INTO events (game_id, seq, type, body, created_at)"
+                         " VALUES (?, ?, ?, ?, '2024-01-01T00:00:00+00:00')",
+                         (gid, seq, event["type"], json.dumps(event)))
+    conn.close()
+    return gid
+
+
+def test_games_stored_before_the_checks_are_served(data_dir: Path) -> None:
+    settings = Settings(data_dir=data_dir, admin_token=None)
+    with TestClient(create_app(settings, token=TOKEN)) as c:
+        assert c.get("/api/games").json() == []
+    short = {"type": "hand", **chicago(ANN, "KC QD")}  # Bob's cards half entered: 20
+    chi = _plant(settings.db_path, "chicago", ["Ann", "Bob"], {}, [short])
+    six = _plant(settings.db_path, "rummy10", [f"P{i}" for i in range(6)], {}, [])
+    one = _plant(settings.db_path, "rummy", ["Ann", "Bob"], {"target": True}, [])
+    for boot in range(2):
+        with TestClient(create_app(settings, token=TOKEN), raise_server_exceptions=False) as c:
+            view = c.get(f"/api/games/{chi}")
+            assert view.status_code == 200, view.text
+            assert [p["total"] for p in view.json()["players"]] == [5, 20]
+            assert c.get(f"/api/games/{six}").status_code == 200
+            assert c.get(f"/api/games/{one}").json()["settings"]["target"] == 1
+            if boot == 0:
+                # new input is checked: a new short hand, or the short one corrected as is
+                r = c.post(f"/api/games/{chi}/hands", json=chicago(ANN, "KC QD"), headers=ADMIN)
+                assert SHORT_BOB in refused(r)
+                r = c.put(f"/api/games/{chi}/hands/1", json=chicago(ANN, "KC QD"), headers=ADMIN)
+                assert SHORT_BOB in refused(r)
+                # a rename replays the stored hand as it was stored
+                r = c.post(f"/api/games/{chi}/rename", json={"old": "Bob", "new": "Rob"},
+                           headers=ADMIN)
+                assert r.status_code == 200, r.text
+                assert [p["total"] for p in r.json()["players"]] == [5, 20]
+            else:  # after a restart too; and a correction with all the cards is taken
+                full = {"players": [{"name": "Ann", "hand": ANN.split(), "knocked": True},
+                                    {"name": "Rob", "hand": BOB.split()}]}
+                r = c.put(f"/api/games/{chi}/hands/1", json=full, headers=ADMIN)
+                assert r.status_code == 200, r.text
+                assert [p["total"] for p in r.json()["players"]] == [5, 60]

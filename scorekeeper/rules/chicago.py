@@ -70,8 +70,9 @@ def instant_win(cards: list[Card], s: ChicagoSettings) -> bool:
     return False
 
 
-def score(players: list[PlayerHand], s: ChicagoSettings) -> dict[str, Any]:
-    _check(players, s)
+def score(players: list[PlayerHand], s: ChicagoSettings, *,
+          complete: bool = True) -> dict[str, Any]:
+    _check(players, s, complete)
     ender = next(p for p in players if p.knocked or p.rummy)
     solved = {p.name: best_hand(list(p.hand), s, knocker=p is ender) for p in players}
     dw = {name: sol.deadwood for name, (sol, _) in solved.items()}
@@ -103,7 +104,7 @@ def score(players: list[PlayerHand], s: ChicagoSettings) -> dict[str, Any]:
     return hand_result(rows, knock=knock, **_outcome(players, rows, ender, s))
 
 
-def _check(players: list[PlayerHand], s: ChicagoSettings) -> None:
+def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> None:
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise RulesError(f"Chicago Rummy needs 2 to {MAX_PLAYERS} players, got {len(players)}")
     for p in players:
@@ -121,7 +122,10 @@ def _check(players: list[PlayerHand], s: ChicagoSettings) -> None:
                          + (", ".join(enders) if enders else "none"))
     DECK.check(c for p in players for c in p.hand)
     for p in players:
-        _check_complete(p)
+        if complete:
+            _check_complete(p)
+        elif len(p.hand) > SEVEN and not (p.knocked and len(p.hand) == SEVEN + 1):
+            raise RulesError(f"{p.name} shows {len(p.hand)} cards: only the knocker may show 8")
 
 
 def _check_complete(p: PlayerHand) -> None:

@@ -15,7 +15,7 @@ from scorekeeper.rules import chicago
 from scorekeeper.rules.cards import card_codes, parse_cards
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.hand import PlayerHand, parse_players
-from scorekeeper.rules.names import clean_name
+from scorekeeper.rules.names import clean_name, json_kind
 from scorekeeper.rules.scoring import LABELS, player_limits, score_hand
 from scorekeeper.rules.settings import (
     ChicagoSettings,
@@ -23,6 +23,8 @@ from scorekeeper.rules.settings import (
     parse_settings,
     shown,
 )
+
+MOST_STORED = 8  # the most players any game could be created with
 
 
 @dataclass
@@ -49,20 +51,31 @@ def _input_json(p: PlayerHand) -> dict[str, Any]:
 
 
 class Game:
-    def __init__(self, variant: str, players: list[str], settings: dict | None = None) -> None:
+    def __init__(self, variant: str, players: list[str], settings: dict | None = None, *,
+                 stored: bool = False) -> None:
+        """A new game; `stored`: one read back from the store (see `apply`), whose player
+        count and settings are taken as they were accepted when it was created."""
         self.variant = variant
-        self.settings = parse_settings(variant, settings)
-        self.names = self._check_names(players, variant)
+        self.settings = parse_settings(variant, settings, lenient=stored)
+        self._check_count(players, variant, stored)
+        self.names = self._check_names(players)
         self.hands: list[list[dict[str, Any]]] = []
+        # per hand: read back from the store, so scored as it was accepted when stored
+        self._stored: list[bool] = []
         self._state = _Replay([], dict.fromkeys(self.names, 0), set(), False, None, [])
 
     @staticmethod
-    def _check_names(players: object, variant: str) -> list[str]:
+    def _check_count(players: object, variant: str, stored: bool) -> None:
         fewest, most = player_limits(variant)
+        if stored:  # before the variant's own limit was checked here, every game took 2 to 8
+            most = max(most, MOST_STORED)
         if not isinstance(players, list) or not fewest <= len(players) <= most:
-            got = len(players) if isinstance(players, list) else type(players).__name__
+            got = len(players) if isinstance(players, list) else json_kind(players)
             raise RulesError(f"{LABELS[variant]} needs a list of {fewest} to {most} "
                              f"player names, got {got}")
+
+    @staticmethod
+    def _check_names(players: list[object]) -> list[str]:
         names: list[str] = []
         for raw in players:
             name = clean_name(raw)
@@ -86,7 +99,8 @@ class Game:
             out.append(replace(p, name=by_fold[p.name.casefold()]))
         return out
 
-    def _replay(self, hands: list[list[dict[str, Any]]], keep: int = 0) -> _Replay:
+    def _replay(self, hands: list[list[dict[str, Any]]], stored: list[bool],
+                keep: int = 0) -> _Replay:
         """Score `hands` in order, reusing the current state for the first `keep` hands."""
         prior = self._state if keep else None
         results = prior.results[:keep] if prior else []
@@ -112,7 +126,8 @@ class Game:
                 order = {name: i for i, name in enumerate(self.names)}
                 players.sort(key=lambda p: order[p.name])
                 players = [replace(p, total=totals[p.name]) for p in players]
-                result = score_hand(self.settings, players, hand_number=n)
+                result = score_hand(self.settings, players, hand_number=n,
+                                    complete=not stored[n - 1])
             except RulesError as exc:
                 raise RulesError(f"hand {n}: {exc}") from None
             for row in result["players"]:
@@ -124,41 +139,56 @@ class Game:
             after.append((dict(totals), frozenset(eliminated)))
         return _Replay(results, totals, eliminated, over, winner, after)
 
-    def _commit(self, hands: list[list[dict[str, Any]]], *, reuse: bool = True) -> None:
-        """Make `hands` the game's hands, or raise RulesError and change nothing."""
+    def _commit(self, hands: list[list[dict[str, Any]]], stored: list[bool] | None = None,
+                *, reuse: bool = True) -> None:
+        """Make `hands` the game's hands, or raise RulesError and change nothing.
+
+        `stored` says, per hand, whether it was read back from the store (default: as now).
+        """
+        stored = self._stored if stored is None else stored
         canonical = [[_input_json(p) for p in self._canonical(h)] for h in hands]
         keep = 0
         if reuse:
             while (keep < min(len(canonical), len(self.hands))
-                   and canonical[keep] == self.hands[keep]):
+                   and canonical[keep] == self.hands[keep]
+                   and stored[keep] == self._stored[keep]):
                 keep += 1
-        self._state = self._replay(canonical, keep)
+        self._state = self._replay(canonical, stored, keep)
         self.hands = canonical
+        self._stored = list(stored)
 
     # -- events ---------------------------------------------------------------------------
-    def apply(self, event: dict[str, Any]) -> dict[str, Any] | None:
-        """Apply one stored event; on RulesError the game is left exactly as it was."""
+    def apply(self, event: dict[str, Any], *, stored: bool = False) -> dict[str, Any] | None:
+        """Apply one event; on RulesError the game is left exactly as it was.
+
+        `stored`: the event is read back from the store, where an older scorekeeper may
+        have written it. Its hand is scored as it was accepted then: the complete-hand
+        check, added since, is not applied to it (nor when it is replayed later), so a game
+        that holds such a hand is still served. The same goes for its settings.
+        """
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise RulesError(f"an event needs a 'type', got {event!r}")
+            raise RulesError("an event needs a 'type'")
         kind = event["type"]
         if kind == "hand":
-            self._commit([*self.hands, event.get("players")])  # type: ignore[list-item]
+            self._commit([*self.hands, event.get("players")],  # type: ignore[list-item]
+                         [*self._stored, stored])
             return self._state.results[-1]
         if kind == "correct":
             n = self._hand_number(event.get("n"))
-            self._commit([*self.hands[:n - 1], event.get("players"), *self.hands[n:]])  # type: ignore[list-item]
+            self._commit([*self.hands[:n - 1], event.get("players"), *self.hands[n:]],  # type: ignore[list-item]
+                         [*self._stored[:n - 1], stored, *self._stored[n:]])
             return self._state.results[n - 1]
         if kind == "undo":
             if not self.hands:
                 raise RulesError("there is no hand to undo")
-            self._commit(self.hands[:-1])
+            self._commit(self.hands[:-1], self._stored[:-1])
             return None
         if kind == "rename":
             self._rename(event.get("old"), event.get("new"))
             return None
         if kind == "settings":
             before = self.settings
-            self.settings = parse_settings(self.variant, event.get("settings"))
+            self.settings = parse_settings(self.variant, event.get("settings"), lenient=stored)
             try:
                 self._commit(self.hands, reuse=False)
             except RulesError:
@@ -177,7 +207,7 @@ class Game:
             old = unicodedata.normalize("NFC", old)
         if old not in self.names:
             raise RulesError(f"{shown(old)} is not a player in this game")
-        fresh = self._check_names([new if n == old else n for n in self.names], self.variant)
+        fresh = self._check_names([new if n == old else n for n in self.names])
         new_name = fresh[self.names.index(old)]  # type: ignore[arg-type]
         hands = [[{**p, "name": new_name} if p["name"] == old else p for p in h]
                  for h in self.hands]
@@ -242,9 +272,9 @@ class Game:
 
 def game_from_events(created: dict[str, Any], events: list[dict[str, Any]]) -> Game:
     """Rebuild a game from its creation record and its stored events, in order."""
-    game = Game(created["variant"], created["players"], created.get("settings"))
+    game = Game(created["variant"], created["players"], created.get("settings"), stored=True)
     for event in events:
-        game.apply(event)
+        game.apply(event, stored=True)
     return game
 
 

@@ -24,9 +24,9 @@ def card_points(card: Card, s: RummySettings | Rummy10Settings) -> int:
 
 
 def score(players: list[PlayerHand], s: RummySettings | Rummy10Settings,
-          hand_number: int | None = None) -> dict[str, Any]:
+          hand_number: int | None = None, *, complete: bool = True) -> dict[str, Any]:
     variant = "rummy" if isinstance(s, RummySettings) else "rummy10"
-    winner = _check(players, variant)
+    winner = _check(players, variant, complete)
     held = {p.name: sum(card_points(c, s) for c in p.hand) for p in players}
     gains = dict.fromkeys(held, 0)
     extra: dict[str, Any] = {}
@@ -47,7 +47,7 @@ def score(players: list[PlayerHand], s: RummySettings | Rummy10Settings,
     return hand_result(rows, **_outcome(rows, s, hand_number), **extra)
 
 
-def _check(players: list[PlayerHand], variant: str) -> PlayerHand | None:
+def _check(players: list[PlayerHand], variant: str, complete: bool) -> PlayerHand | None:
     top = MAX_PLAYERS[variant]
     if not 2 <= len(players) <= top:
         raise RulesError(f"{variant} needs 2 to {top} players, got {len(players)}")
@@ -70,7 +70,7 @@ def _check(players: list[PlayerHand], variant: str) -> PlayerHand | None:
     DECK.check(c for p in players for c in p.hand)
     deal = deal_size(variant, len(players))
     for p in players:
-        if not p.went_out:
+        if complete and not p.went_out:
             _check_left(p, variant, deal)
     return out[0] if out else None
 

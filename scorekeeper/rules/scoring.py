@@ -31,13 +31,16 @@ def player_limits(variant: str) -> tuple[int, int]:
     return MIN_PLAYERS, MOST_PLAYERS[variant]
 
 
-def score_hand(settings: Any, players: list[PlayerHand],
-               hand_number: int | None = None) -> dict[str, Any]:
-    """Score one hand from the totals each player brings into it."""
+def score_hand(settings: Any, players: list[PlayerHand], hand_number: int | None = None,
+               *, complete: bool = True) -> dict[str, Any]:
+    """Score one hand from the totals each player brings into it.
+
+    `complete=False` skips the complete-hand check, for a hand stored before it existed.
+    """
     if isinstance(settings, ChicagoSettings):
-        return chicago.score(players, settings)
+        return chicago.score(players, settings, complete=complete)
     if isinstance(settings, RummySettings | Rummy10Settings):
-        return rummy.score(players, settings, hand_number)
+        return rummy.score(players, settings, hand_number, complete=complete)
     if isinstance(settings, Rummy500Settings):
         return rummy500.score(players, settings)
     raise TypeError(f"not a variant's settings: {settings!r}")

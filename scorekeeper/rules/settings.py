@@ -130,7 +130,9 @@ def _refuse(problems: list[str]) -> RulesError:
     return RulesError("; ".join(problems[:MAX_PROBLEMS] + tail))
 
 
-def parse_settings(variant: str, raw: object) -> _Settings:
+def parse_settings(variant: str, raw: object, *, lenient: bool = False) -> _Settings:
+    """A variant's settings from JSON; `lenient` reads settings stored before true/false
+    was refused in a number's place as they were read then (true as 1)."""
     if not isinstance(variant, str) or variant not in SETTINGS:
         raise RulesError(f"unknown variant {shown(variant)}; use one of {', '.join(VARIANTS)}")
     if raw is None:
@@ -140,7 +142,7 @@ def parse_settings(variant: str, raw: object) -> _Settings:
     model = SETTINGS[variant]
     unknown = [f"unknown setting {shown(k)} for {variant}" for k in raw
                if k not in model.model_fields]
-    problems = unknown or _bool_problems(model, raw)
+    problems = unknown or ([] if lenient else _bool_problems(model, raw))
     if problems:
         raise _refuse(problems)
     try:

@@ -314,13 +314,14 @@ class GameStore:
         variant, players, settings, created = row
         # names stored before they were checked are read as they are shown (safe_json:
         # surrogates replaced, bidi and control characters dropped), the same in every event
-        game = Game(variant, safe_json(json.loads(players)), json.loads(settings) or None)
+        game = Game(variant, safe_json(json.loads(players)), json.loads(settings) or None,
+                    stored=True)
         events = self._conn.execute(
             "SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
         ).fetchall()
         for seq, body in events:
             try:
-                game.apply(safe_json(json.loads(body)))
+                game.apply(safe_json(json.loads(body)), stored=True)
             except RulesError as exc:
                 raise RuntimeError(f"game {game_id} event {seq} no longer replays: {exc}") from exc
         seq = events[-1][0] if events else 0
