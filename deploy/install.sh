@@ -4,10 +4,11 @@
 #   sudo deploy/install.sh [--hostname NAME] [--port N] [--with-training]
 #                          [--prefix DIR] [--no-apt] [--no-systemd]
 #
-# Lays out: code, venv and model in PREFIX (/opt/scorekeeper), the config in
-# /etc/scorekeeper/config.toml (written only if absent, so your edits survive), the data in
-# /var/lib/scorekeeper (never touched but for ownership), the systemd unit and an Avahi
-# service file. Run it again to upgrade: the same steps, the data and config kept.
+# Lays out: code (the files git tracks), venv and model in PREFIX (/opt/scorekeeper), the
+# config in /etc/scorekeeper/config.toml (written only if absent, so your edits survive),
+# the data in /var/lib/scorekeeper (never touched but for ownership), the systemd unit, an
+# Avahi service file and /usr/local/bin/scorekeeper. Run it again to upgrade: the data and
+# config are kept.
 #
 # For tests: SCOREKEEPER_ROOT=/some/dir installs under that folder instead of / and then
 # never runs apt, systemctl, useradd or chown. SCOREKEEPER_SRC names the source tree
@@ -27,6 +28,8 @@ ROOT=${ROOT%/}
 PYTHON=${SCOREKEEPER_PYTHON:-python3}
 ARGS=("$@")
 SRC=${SCOREKEEPER_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# What is installed when the source is no git checkout (else: every file git tracks).
+SOURCE_PATHS=(pyproject.toml README.md CHANGELOG.md Makefile scorekeeper deploy docs calibration)
 # Apt packages. picamera2 and libcamera come from apt only (never pip); OpenCV, NumPy
 # bindings and ONNX Runtime come from pip wheels inside the venv.
 APT_PACKAGES=(python3-venv python3-pip avahi-daemon sqlite3 libgomp1 libglib2.0-0)
@@ -35,7 +38,7 @@ say() { printf 'scorekeeper: %s\n' "$*"; }
 die() { printf 'scorekeeper: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit "${1:-0}"
 }
 
@@ -104,15 +107,37 @@ make_user() {
   fi
 }
 
-# Replace folder $2 by a copy of folder $1 in one rename, so a failed copy leaves the old one.
+git_src() { git -c safe.directory="$SRC" -C "$SRC" "$@"; }
+
+# The files to install, NUL-separated, relative to $SRC: what git tracks when the source is a
+# git checkout (so a venv, data, tokens or notes lying in the folder are never copied), else
+# the fixed SOURCE_PATHS. models/ is installed apart (copy_models). safe.directory: under
+# sudo, git refuses a checkout that another user owns.
+list_sources() {
+  local path
+  if command -v git >/dev/null && git_src rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    say "installing the files git tracks in $SRC" >&2
+    git_src ls-files -z --cached -- . ':(exclude)models' | while IFS= read -r -d '' path; do
+      if [[ -e $SRC/$path ]]; then printf '%s\0' "$path"; fi  # deleted, not committed yet
+    done
+  else
+    say "$SRC is no git checkout: installing ${SOURCE_PATHS[*]}" >&2
+    for path in "${SOURCE_PATHS[@]}"; do
+      if [[ -e $SRC/$path ]]; then printf '%s\0' "$path"; fi
+    done
+  fi
+}
+
+# Replace folder $2 by a copy of the source files in one rename, so a failed copy leaves the
+# old one.
 copy_tree() {
-  local from=$1 to=$2
+  local to=$1
   rm -rf "$to.new" "$to.old"
   mkdir -p "$to.new"
-  (cd "$from" && tar -cf - --exclude=./.venv --exclude=./.git --exclude=./data \
-      --exclude=./runs --exclude=./test-artifacts --exclude=./models --exclude='*.egg-info' \
-      --exclude=__pycache__ --exclude=.pytest_cache --exclude=.ruff_cache \
-      --exclude=.hypothesis .) | (cd "$to.new" && tar -xf - --no-same-owner)
+  list_sources > "$OPT/files.list"
+  (cd "$SRC" && tar -cf - --exclude=__pycache__ --exclude='*.pyc' --exclude='*.egg-info' \
+      --null -T "$OPT/files.list") | (cd "$to.new" && tar -xf - --no-same-owner)
+  rm -f "$OPT/files.list"
   chmod -R u+rwX,go+rX,go-w "$to.new"
   if [[ -d $to ]]; then mv "$to" "$to.old"; fi
   mv "$to.new" "$to"
@@ -162,18 +187,54 @@ write_constraints() {
   fi
 }
 
+# Advice for a failed pip step, from what pip said (its output is in $1).
+pip_advice() {
+  local log=$1 again="sudo $0${ARGS[*]:+ ${ARGS[*]}}"
+  if grep -Eqi 'No space left on device' "$log"; then
+    say "the disk is full: free some space (df -h shows where), then run this again"
+  elif grep -Eqi 'ProxyError|407 Proxy|Tunnel connection failed' "$log"; then
+    say "the proxy refused pip: check its address and login, e.g."
+    say "  sudo https_proxy=http://USER:PASSWORD@PROXY:PORT $0${ARGS[*]:+ ${ARGS[*]}}"
+  elif grep -Eqi 'NewConnectionError|Name or service not known|Temporary failure in name|Network is unreachable|timed out|ConnectTimeout|Could not fetch URL|SSLError|No matching distribution' "$log"; then
+    say "pip could not download from the package index (pypi.org). Check that this machine"
+    say "is online (ping -c1 pypi.org; date, as a wrong clock breaks HTTPS); behind a proxy:"
+    say "  sudo https_proxy=http://PROXY:PORT $0${ARGS[*]:+ ${ARGS[*]}}"
+  else
+    say "pip's own message is above; a network hiccup is the usual cause: try again"
+  fi
+  say "then run this again ($again): it keeps the data and the config"
+  say "and picks up where it stopped. pip's whole output: $OPT/pip.log"
+}
+
+# Run pip for step $1 (words), its output shown and kept in $OPT/pip.log; on failure, say
+# what failed and what to try after pip's own message, then stop.
+run_pip() {
+  local what=$1 log=$OPT/pip.log status=0
+  shift
+  printf '\n== %s: pip %s\n' "$(date -u +%FT%TZ)" "$*" >> "$log"
+  "${PIP[@]}" "$@" 2>&1 | tee "$OPT/pip.step.log" || status=$?
+  cat "$OPT/pip.step.log" >> "$log"
+  if [[ $status -ne 0 ]]; then
+    printf 'scorekeeper: error: installing %s failed (pip exited with %s)\n' "$what" "$status" >&2
+    pip_advice "$OPT/pip.step.log" >&2
+    exit 1
+  fi
+  rm -f "$OPT/pip.step.log"
+}
+
 install_package() {
   local target=$OPT/src
   if [[ $TRAINING -eq 1 ]]; then target="$OPT/src[train]"; fi
   say "installing scorekeeper and its runtime dependencies into $VENV"
   if [[ $TRAINING -eq 1 ]]; then
     # The torch pair the Makefile pins for aarch64: a bare `torch` pulls a build that breaks.
-    "${PIP[@]}" install --quiet --constraint "$OPT/constraints.txt" \
-      torch==2.9.1 torchvision==0.24.1
+    run_pip "torch and torchvision (--with-training)" install --quiet \
+      --constraint "$OPT/constraints.txt" torch==2.9.1 torchvision==0.24.1
   fi
-  "${PIP[@]}" install --quiet --upgrade --constraint "$OPT/constraints.txt" "$target"
+  run_pip "scorekeeper's dependencies" install --quiet --upgrade \
+    --constraint "$OPT/constraints.txt" "$target"
   # Same version number on an upgrade: force the new code in, leave the dependencies be.
-  "${PIP[@]}" install --quiet --no-deps --force-reinstall "$OPT/src"
+  run_pip "scorekeeper itself" install --quiet --no-deps --force-reinstall "$OPT/src"
 }
 
 # NCNN runs the detector about twice as fast as ONNX Runtime on the Pi's cores; use it
@@ -257,6 +318,18 @@ set_hostname() {
   fi
 }
 
+# `scorekeeper` on root's PATH (sudo's secure_path has /usr/local/bin), for the commands
+# the docs give: admin-link, db backup, read. Another program's file there is left alone.
+link_command() {
+  local bin=$ROOT/usr/local/bin/scorekeeper
+  mkdir -p "$ROOT/usr/local/bin"
+  if [[ -e $bin && ! -L $bin ]]; then
+    say "note: $bin is not ours, so it is kept; the command is $PREFIX/venv/bin/scorekeeper"
+    return 0
+  fi
+  ln -sfn "$PREFIX/venv/bin/scorekeeper" "$bin"
+}
+
 start_service() {
   say "enabling and (re)starting scorekeeper.service"
   systemctl daemon-reload
@@ -275,7 +348,7 @@ main() {
   chmod 0755 "$OPT"
   chmod 0750 "$VAR"
   if [[ $FAKE -eq 0 ]]; then chown -R "$USER_NAME:$USER_NAME" "$VAR"; fi
-  copy_tree "$SRC" "$OPT/src"
+  copy_tree "$OPT/src"
   copy_models
   make_venv
   write_constraints
@@ -284,11 +357,12 @@ main() {
   write_config
   check_config
   install_units
+  link_command
   set_hostname
   if [[ $SYSTEMD -eq 1 ]]; then start_service; fi
   local host=${NEW_HOSTNAME:-$(cat "$ROOT/etc/hostname" 2>/dev/null || hostname)}
   say "done. Open http://$host.local:$(configured_port)/ on a phone on this network."
-  say "The admin link and its QR code: sudo journalctl -u scorekeeper -o cat | less"
+  say "The admin link and its QR code (kept out of the journal): sudo scorekeeper admin-link"
 }
 
 main

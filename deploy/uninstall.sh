@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Remove scorekeeper: the service, the Avahi file and PREFIX (code, venv, model).
+# Remove scorekeeper: the service, the Avahi file, PREFIX (code, venv, model) and the
+# /usr/local/bin/scorekeeper link.
 #
 #   sudo deploy/uninstall.sh [--purge] [--prefix DIR] [--no-systemd]
 #
@@ -24,7 +25,7 @@ while [[ $# -gt 0 ]]; do
     --purge) PURGE=1; shift ;;
     --prefix) PREFIX=${2:?--prefix needs a folder}; shift 2 ;;
     --no-systemd) SYSTEMD=0; shift ;;
-    -h|--help) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option: $1" ;;
   esac
 done
@@ -46,6 +47,10 @@ if [[ $SYSTEMD -eq 1 ]] && command -v systemctl >/dev/null; then
   systemctl daemon-reload
 fi
 rm -rf "$ROOT$PREFIX"
+LINK=$ROOT/usr/local/bin/scorekeeper
+if [[ -L $LINK && $(readlink "$LINK") == "$PREFIX/venv/bin/scorekeeper" ]]; then
+  rm -f "$LINK"
+fi
 say "removed the service and $PREFIX"
 
 if [[ $PURGE -eq 1 ]]; then

@@ -7,6 +7,7 @@ CI: `systemd-analyze` comes with apt's `systemd` package (the test skips without
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -27,12 +28,18 @@ UNIT = DEPLOY / "scorekeeper.service"
 
 # Stands in for the venv's pip: logs its arguments; "installing" the package makes the
 # repository importable in the venv (so install.sh's config check really runs); "ncnn"
-# becomes importable when SK_PIP_NCNN=1.
+# becomes importable when SK_PIP_NCNN=1; SK_PIP_FAIL=1 fails as pip does offline.
 STUB_PIP = """#!{python}
 import os, sys
 from pathlib import Path
 with open(os.environ["SK_PIP_LOG"], "a") as log:
     log.write(" ".join(sys.argv[1:]) + "\\n")
+if os.environ.get("SK_PIP_FAIL") == "1":
+    print("WARNING: Retrying (Retry(total=0)) after connection broken by 'NewConnectionError"
+          "(<pip._vendor.urllib3.connection.HTTPSConnection>: Failed to establish a new "
+          "connection: [Errno -3] Temporary failure in name resolution')': /simple/fastapi/")
+    print("ERROR: No matching distribution found for fastapi>=0.115", file=sys.stderr)
+    sys.exit(1)
 site = next(Path(os.environ["SK_VENV"]).glob("lib/python3*/site-packages"))
 if any(a.endswith("/src") or "/src[" in a for a in sys.argv):
     (site / "stub.pth").write_text(os.environ["SK_PIP_PATHS"])
@@ -104,7 +111,10 @@ def test_avahi_service_announces_http() -> None:
 
 
 def install(root: Path, *args: str, src: Path = ROOT, ncnn: bool = False,
-            script: str = "install.sh") -> subprocess.CompletedProcess[str]:
+            script: str = "install.sh", pip_fails: bool = False,
+            import_installed: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run a deploy script on a fake root with the stub pip; `import_installed` makes the
+    venv import the installed copy of the code (else this repository)."""
     pip = root.parent / "pip"
     if not pip.exists():
         pip.write_text(STUB_PIP.format(python=sys.executable))
@@ -113,7 +123,9 @@ def install(root: Path, *args: str, src: Path = ROOT, ncnn: bool = False,
     env = {**os.environ, "SCOREKEEPER_ROOT": str(root), "SCOREKEEPER_SRC": str(src),
            "SCOREKEEPER_PIP": str(pip), "SCOREKEEPER_PYTHON": sys.executable,
            "SK_PIP_LOG": str(root.parent / "pip.log"), "SK_PIP_NCNN": "1" if ncnn else "0",
-           "SK_VENV": str(root / "opt/scorekeeper/venv"), "SK_PIP_PATHS": f"{ROOT}\n{site}\n"}
+           "SK_VENV": str(root / "opt/scorekeeper/venv"), "SK_PIP_FAIL": "1" if pip_fails else "",
+           "SK_PIP_PATHS": f"{root / 'opt/scorekeeper/src' if import_installed else ROOT}\n"
+                           f"{site}\n"}
     env.pop("SCOREKEEPER_CONFIG", None)
     return subprocess.run(["bash", str(DEPLOY / script), *args], env=env, cwd=root.parent,
                           capture_output=True, text=True, timeout=120)
@@ -126,8 +138,10 @@ def test_install_lays_out_a_fake_root_and_a_rerun_keeps_config_and_data(tmp_path
     opt, etc, var = root / "opt/scorekeeper", root / "etc/scorekeeper", root / "var/lib/scorekeeper"
     assert (opt / "src/scorekeeper/config.py").is_file()
     assert (opt / "src/deploy/install.sh").is_file()
-    for junk in (".venv", ".git", "data", "test-artifacts"):
+    for junk in (".venv", ".git", "data", "test-artifacts", "models"):
         assert not (opt / "src" / junk).exists(), junk
+    link = root / "usr/local/bin/scorekeeper"
+    assert os.readlink(link) == "/opt/scorekeeper/venv/bin/scorekeeper"
     assert (opt / "venv/bin/python").exists()
     assert mode(var) == 0o750 and mode(etc / "config.toml") == 0o644
     unit = root / "etc/systemd/system/scorekeeper.service"
@@ -165,6 +179,7 @@ def test_install_lays_out_a_fake_root_and_a_rerun_keeps_config_and_data(tmp_path
     done = install(root, "--purge", script="uninstall.sh")
     assert done.returncode == 0, done.stderr
     assert not etc.exists() and not var.exists()
+    assert not (root / "usr/local/bin/scorekeeper").is_symlink()
 
 
 def test_install_picks_ncnn_when_the_model_has_it(tmp_path: Path) -> None:
@@ -182,6 +197,104 @@ def test_install_picks_ncnn_when_the_model_has_it(tmp_path: Path) -> None:
     assert (root / "opt/scorekeeper/models/cards-det_ncnn_model/model.ncnn.param").exists()
     text = (root / "etc/scorekeeper/config.toml").read_text()
     assert 'runtime = "ncnn"' in text
+
+
+def git(src: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(src), *args], check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
+
+
+def minimal_source(src: Path) -> None:
+    (src / "scorekeeper").mkdir(parents=True)
+    (src / "scorekeeper/__init__.py").write_text("")
+    (src / "pyproject.toml").write_text("[project]\nname = 'scorekeeper'\n")
+    shutil.copytree(DEPLOY, src / "deploy")
+
+
+def test_install_copies_what_git_tracks_and_nothing_else_lying_there(tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git not installed")
+    src = tmp_path / "src"
+    minimal_source(src)
+    (src / "scorekeeper/gone.py").write_text("")
+    (src / ".gitignore").write_text("*.log\n")
+    git(src, "init", "-q")
+    git(src, "add", ".")
+    git(src, "commit", "-q", "-m", "source")
+    (src / "scorekeeper/gone.py").unlink()  # deleted, not committed yet
+    (src / "notes.txt").write_text("my wifi password")  # untracked
+    (src / "server.log").write_text("admin token ...")  # ignored
+    (src / "backup-copy").mkdir()
+    (src / "backup-copy/scorekeeper.db").write_text("games")
+    root = tmp_path / "root"
+    done = install(root, src=src)
+    assert done.returncode == 0, done.stdout + done.stderr
+    installed = {p.relative_to(root / "opt/scorekeeper/src").as_posix()
+                 for p in (root / "opt/scorekeeper/src").rglob("*") if p.is_file()}
+    assert "deploy/install.sh" in installed and "scorekeeper/__init__.py" in installed
+    for junk in ("notes.txt", "server.log", "backup-copy/scorekeeper.db", "scorekeeper/gone.py"):
+        assert junk not in installed, junk
+
+
+def test_install_without_git_copies_the_fixed_list(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    minimal_source(src)
+    (src / "notes.txt").write_text("my wifi password")
+    done = install(tmp_path / "root", src=src)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no git checkout" in done.stdout + done.stderr
+    opt = tmp_path / "root/opt/scorekeeper/src"
+    assert (opt / "scorekeeper/__init__.py").is_file() and not (opt / "notes.txt").exists()
+
+
+def test_a_failing_pip_says_what_failed_and_what_to_try(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    minimal_source(src)
+    done = install(tmp_path / "root", src=src, pip_fails=True)
+    assert done.returncode != 0
+    assert "No matching distribution found" in done.stdout + done.stderr  # pip's own words
+    tail = done.stderr.strip().splitlines()
+    assert "installing scorekeeper's dependencies failed" in done.stderr
+    assert any("pypi.org" in line for line in tail) and any("https_proxy" in line for line in tail)
+    assert "run this again" in tail[-2] and tail[-1].endswith("opt/scorekeeper/pip.log")
+
+
+def test_commands_from_the_installed_venv_find_the_installed_model(tmp_path: Path) -> None:
+    """`read` from the venv install.sh made, on a sample image: the model comes from the
+    config's model folder (or --models), not from beside the installed package."""
+    if not (ROOT / "models/model.json").is_file():
+        pytest.skip("no trained model in models/")
+    root = tmp_path / "root"
+    done = install(root, import_installed=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    opt = root / "opt/scorekeeper"
+    config = root / "etc/scorekeeper/config.toml"
+    # the fake root's config names /opt/scorekeeper/models: point it into the fake root
+    config.write_text(config.read_text().replace('"/opt/scorekeeper/models"',
+                                                 f'"{opt}/models"'))
+    sample = ROOT / "scorekeeper/camera/samples/sample-4-table-melds.jpg"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    python = str(opt / "venv/bin/python")
+
+    def read(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([python, "-m", "scorekeeper", "read", "--json", *args, str(sample)],
+                              env={**env, **extra}, capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path)
+
+    where = subprocess.run([python, "-c", "import scorekeeper; print(scorekeeper.__file__)"],
+                           env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert where.stdout.startswith(str(opt / "src")), where.stdout + where.stderr
+    done = read(SCOREKEEPER_CONFIG=str(config))
+    assert done.returncode == 0, done.stderr
+    cards = {c["card"] for c in json.loads(done.stdout)["cards"]}
+    assert {"KH", "KS"} <= cards or len(cards) >= 5, cards
+    done = read("--models", str(opt / "models"))
+    assert done.returncode == 0, done.stderr
+    done = read()  # no config: the model folder beside the venv (PREFIX/models)
+    assert done.returncode == 0, done.stderr
+    done = read("--models", str(tmp_path / "nothing"))
+    assert done.returncode == 2 and str(tmp_path / "nothing/model.json") in done.stderr
 
 
 def test_docs_name_images_that_exist() -> None:
