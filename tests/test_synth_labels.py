@@ -90,8 +90,8 @@ def test_the_legacy_style_draws_the_earlier_scenes() -> None:
     assert np.array_equal(a.image, b.image) and a.labels == b.labels
 
 
-@pytest.mark.parametrize("kind", distractors.KINDS[2:] + (distractors.scan_mat,))
-def test_every_kind_of_print_inks_the_table(kind) -> None:  # noqa: ANN001 - a drawer
+@pytest.mark.parametrize("kind", [*distractors.KINDS[2:], distractors.scan_mat])
+def test_every_kind_of_print_inks_the_table(kind: distractors.Drawer) -> None:
     canvas = np.full((400, 400, 3), 120, np.float32)
     quads = kind(np.random.default_rng(1), canvas, 80.0)
     assert not np.all(canvas == 120)

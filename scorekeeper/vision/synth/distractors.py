@@ -324,8 +324,8 @@ def scan_mat(rng: np.random.Generator, canvas: np.ndarray, s: float) -> list[Qua
     return _quads(_glyph_boxes(mask, rng, glyph, keep=24), m)
 
 
-KINDS: tuple[Callable[[np.random.Generator, np.ndarray, float], list[Quad]], ...] = (
-    text_block, text_block, text_block, aruco, ruler, score_pad, chips)
+Drawer = Callable[[np.random.Generator, np.ndarray, float], list[Quad]]
+KINDS: tuple[Drawer, ...] = (text_block, text_block, text_block, aruco, ruler, score_pad, chips)
 
 
 def draw(rng: np.random.Generator, canvas: np.ndarray, s: float, mat: float = 0.1,
