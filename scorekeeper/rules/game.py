@@ -13,7 +13,7 @@ from typing import Any
 
 from scorekeeper.rules import chicago
 from scorekeeper.rules.cards import card_codes, parse_cards
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.errors import RulesError, shown
 from scorekeeper.rules.hand import PlayerHand, parse_players
 from scorekeeper.rules.names import clean_name, json_kind
 from scorekeeper.rules.scoring import LABELS, player_limits, score_hand
@@ -21,7 +21,6 @@ from scorekeeper.rules.settings import (
     ChicagoSettings,
     RummySettings,
     parse_settings,
-    shown,
 )
 
 MOST_STORED = 8  # the most players any game could be created with
@@ -195,11 +194,11 @@ class Game:
                 self.settings = before
                 raise
             return None
-        raise RulesError(f"unknown event type {kind!r}")
+        raise RulesError(f"unknown event type {shown(kind)}")
 
     def _hand_number(self, n: object) -> int:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(self.hands):
-            raise RulesError(f"there is no hand {n!r}; hands are 1 to {len(self.hands)}")
+            raise RulesError(f"there is no hand {shown(n)}; hands are 1 to {len(self.hands)}")
         return n
 
     def _rename(self, old: object, new: object) -> None:

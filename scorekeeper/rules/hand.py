@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from scorekeeper.rules.cards import Card, parse_card, parse_cards
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.errors import RulesError, shown
 from scorekeeper.rules.names import clean_name
 
 MAX_HAND = 14
@@ -40,7 +40,7 @@ class PlayerHand:
 def _flag(raw: dict, key: str, who: str) -> bool:
     value = raw.get(key, False)
     if not isinstance(value, bool):
-        raise RulesError(f"player {who}: {key!r} must be true or false, got {value!r}")
+        raise RulesError(f"player {who}: {key!r} must be true or false, got {shown(value)}")
     return value
 
 
@@ -48,7 +48,7 @@ def _meld_entry(raw: object, who: str) -> MeldEntry:
     if isinstance(raw, dict):
         unknown = set(raw) - {"cards", "on"}
         if unknown:
-            raise RulesError(f"player {who}: unknown meld key {sorted(unknown)[0]!r}")
+            raise RulesError(f"player {who}: unknown meld key {shown(sorted(unknown)[0])}")
         return MeldEntry(tuple(parse_cards(raw.get("cards"))),
                          tuple(parse_cards(raw.get("on", []))))
     cards = parse_cards(raw)
@@ -59,35 +59,36 @@ def _meld_entry(raw: object, who: str) -> MeldEntry:
 
 def parse_player(raw: object, *, with_total: bool = True) -> PlayerHand:
     if not isinstance(raw, dict):
-        raise RulesError(f"each player must be an object, got {raw!r}")
+        raise RulesError(f"each player must be an object, got {shown(raw)}")
     if "name" not in raw:
         raise RulesError("each player needs a name")
     name = clean_name(raw["name"])
     unknown = set(raw) - _KEYS
     if unknown:
-        raise RulesError(f"player {name}: unknown key {sorted(unknown)[0]!r}")
+        raise RulesError(f"player {name}: unknown key {shown(sorted(unknown)[0])}")
     total = raw.get("total", 0)
     if not with_total and "total" in raw:
         raise RulesError(f"player {name}: the total is kept by the game, do not send it")
     if isinstance(total, bool) or not isinstance(total, int):
-        raise RulesError(f"player {name}: total must be a whole number, got {total!r}")
+        raise RulesError(f"player {name}: total must be a whole number, got {shown(total)}")
+    held = raw.get("hand", [])
+    if isinstance(held, list) and len(held) > MAX_HAND:  # before reading a flood of cards
+        raise RulesError(f"player {name}: {len(held)} cards in hand, at most {MAX_HAND} are read")
     try:
-        hand = tuple(parse_cards(raw.get("hand", [])))
+        hand = tuple(parse_cards(held))
         melds_raw = raw.get("melds", [])
         if not isinstance(melds_raw, list):
-            raise RulesError(f"melds must be a list of card lists, got {melds_raw!r}")
+            raise RulesError(f"melds must be a list of card lists, got {shown(melds_raw)}")
         melds = tuple(_meld_entry(m, name) for m in melds_raw)
     except RulesError as exc:
         raise RulesError(f"player {name}: {exc}") from None
-    if len(hand) > MAX_HAND:
-        raise RulesError(f"player {name}: {len(hand)} cards in hand, at most {MAX_HAND} are read")
     return PlayerHand(name, total, hand, melds, _flag(raw, "knocked", name),
                       _flag(raw, "went_out", name), _flag(raw, "rummy", name))
 
 
 def parse_players(raw: object, *, with_total: bool = True) -> list[PlayerHand]:
     if not isinstance(raw, list) or not raw:
-        raise RulesError(f"'players' must be a non-empty list, got {raw!r}")
+        raise RulesError(f"'players' must be a non-empty list, got {shown(raw)}")
     players = [parse_player(p, with_total=with_total) for p in raw]
     seen: set[str] = set()
     for p in players:

@@ -6,7 +6,7 @@ from typing import Any
 
 from scorekeeper.rules import chicago, rummy, rummy500
 from scorekeeper.rules.deck import DeckSpec
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.errors import RulesError, shown
 from scorekeeper.rules.hand import PlayerHand, parse_players
 from scorekeeper.rules.melds import MeldRules
 from scorekeeper.rules.settings import (
@@ -70,12 +70,12 @@ def score_line(line: object) -> dict[str, Any]:
         raise RulesError(f"each line must be a JSON object, got {type(line).__name__}")
     unknown = set(line) - _LINE_KEYS
     if unknown:
-        raise RulesError(f"unknown key {sorted(unknown)[0]!r}")
+        raise RulesError(f"unknown key {shown(sorted(unknown)[0])}")
     if "variant" not in line:
         raise RulesError("missing 'variant'")
     settings = parse_settings(line["variant"], line.get("settings"))
     hand_number = line.get("hand_number")
     if hand_number is not None and (isinstance(hand_number, bool)
                                     or not isinstance(hand_number, int)):
-        raise RulesError(f"hand_number must be a whole number, got {hand_number!r}")
+        raise RulesError(f"hand_number must be a whole number, got {shown(hand_number)}")
     return score_hand(settings, parse_players(line.get("players")), hand_number)

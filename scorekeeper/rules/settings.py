@@ -6,13 +6,12 @@ a house rule never silently plays the default.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.errors import RulesError, shown
 
 
 class _Settings(BaseModel):
@@ -76,7 +75,7 @@ _PLAIN = {
     "dict_type": "must be an object", "model_type": "must be an object",
     "model_attributes_type": "must be an object", "missing": "is missing",
     "extra_forbidden": "is not known here", "string_too_short": "cannot be empty",
-    "string_unicode": "must be text",
+    "string_unicode": "holds a broken character (a lone surrogate)",
 }
 _BOUNDS = {
     "greater_than": "must be more than {gt}", "greater_than_equal": "must be {ge} or more",
@@ -100,13 +99,6 @@ def plain_message(error: dict[str, Any]) -> str:
     if kind == "value_error" and ctx.get("error") is not None:
         return str(ctx["error"])
     return "is not valid"
-
-
-def shown(value: object, limit: int = 40) -> str:
-    """A value for a message, cut short: a message names a value, it never echoes an input
-    (true, false and null as JSON writes them)."""
-    text = json.dumps(value) if value is None or isinstance(value, bool) else repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _expected(field: FieldInfo) -> str:

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
 from scorekeeper.web.events import game_events
+
+# Cheap bounds checked before anything else, so that a flood stops at its first item. They
+# sit far above what the rules allow (8 players, 40-character names, 11 settings): the
+# rules' own checks then name the variant's limits in their words.
+MAX_LISTED = 64
+MAX_TEXT = 200
+MAX_SETTINGS = 32
+
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
 
 
 class _Body(BaseModel):
@@ -19,22 +28,22 @@ class _Body(BaseModel):
 
 
 class NewGame(_Body):
-    variant: str
-    players: list[str]
-    settings: dict[str, Any] | None = None
+    variant: Text
+    players: list[Text] = Field(max_length=MAX_LISTED)
+    settings: dict[str, Any] | None = Field(None, max_length=MAX_SETTINGS)
 
 
 class HandBody(_Body):
-    players: list[dict[str, Any]]
+    players: list[dict[str, Any]] = Field(max_length=MAX_LISTED)
 
 
 class SettingsBody(_Body):
-    settings: dict[str, Any]
+    settings: dict[str, Any] = Field(max_length=MAX_SETTINGS)
 
 
 class RenameBody(_Body):
-    old: str
-    new: str
+    old: Text
+    new: Text
 
 
 def _store(request: Request) -> GameStore:
