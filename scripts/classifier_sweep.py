@@ -26,7 +26,7 @@ from scorekeeper.vision.reader import MODELS
 
 
 def full_resolution(width: int = 16) -> Any:
-    """The session-1 to -3 design: two convs at the crop's full 48 px, then 24, 12, 6."""
+    """The 0.1.0 to 0.3.0 design: two convs at the crop's full 48 px, then 24, 12, 6."""
     from torch import nn
 
     w, block = width, classifier_train.conv_block

@@ -8,8 +8,8 @@ images are cached; then each named variant re-reads the cached indices and is sc
 `scorekeeper eval`'s own functions. Variants: several crops per index averaged (margins,
 scales, shifts, fewer turns), and "fused-AGREE": a card's two corners paired by geometry
 when their answers agree (Σ p·q ≥ AGREE over the cards) and read together (the product of
-their answers), the classifier threshold applied to the fused answer. Session 6 measured
-them on the session-5 model; none is kept (models/README.md, "Tried and dropped").
+their answers), the classifier threshold applied to the fused answer. Measured for 0.6.0
+on the 0.5.0 model; none is kept (models/README.md, "Tried and dropped").
 """
 
 from __future__ import annotations
