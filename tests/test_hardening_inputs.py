@@ -394,3 +394,48 @@ def test_score_command_names_a_huge_value_briefly() -> None:
         {"name": "Ann", "hand": ["x" * 1_000_000], "knocked": True}]})
     assert done.returncode == 2 and len(done.stderr) < 300
     assert done.stderr.startswith("line 1: player Ann: unknown card 'xxxxx")
+
+
+# ---- 6. deeply nested JSON and huge ids ------------------------------------------------------
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("POST", "/api/games"), ("POST", "/api/games/1/hands"), ("POST", "/api/games/1/preview"),
+    ("PUT", "/api/games/1/hands/1"), ("PUT", "/api/games/1/settings"),
+    ("POST", "/api/games/1/rename"), ("POST", "/api/games/1/scan"),
+])
+@pytest.mark.parametrize("body", [DEEP, '{"players": ' + DEEP + "}"])
+def test_deeply_nested_json_is_a_4xx(client: TestClient, method: str, path: str,
+                                     body: str) -> None:
+    new_game(client)
+    r = client.request(method, path, content=body,
+                       headers={**ADMIN, "Content-Type": "application/json"})
+    assert refused(r).startswith("malformed JSON")
+    assert client.get("/api/games/1").json()["seq"] == 0
+
+
+@pytest.mark.parametrize("game_id", [2**63, 2**63 - 1, 2**64 + 5, 0, -1])
+def test_a_game_id_beyond_sqlite_is_not_found(client: TestClient, game_id: int) -> None:
+    new_game(client)
+    assert refused(client.get(f"/api/games/{game_id}"), 404) == f"no game with id {game_id}"
+    assert client.get(f"/api/games/{game_id}/events").status_code == 404
+    for method, path, body in [("POST", "hands", chicago(ANN, BOB)),
+                               ("POST", "preview", chicago(ANN, BOB)),
+                               ("PUT", "hands/1", chicago(ANN, BOB)),
+                               ("DELETE", "hands/last", None),
+                               ("PUT", "settings", {"settings": {}}),
+                               ("POST", "rename", {"old": "Ann", "new": "Anna"}),
+                               ("POST", "scan", {"player": "Ann"})]:
+        r = client.request(method, f"/api/games/{game_id}/{path}", json=body, headers=ADMIN)
+        assert r.status_code in (404, 503), (path, r.status_code, r.text)  # 503: no camera
+    assert client.get("/api/games").status_code == 200
+
+
+def test_a_huge_hand_number_is_a_4xx(client: TestClient) -> None:
+    gid = new_game(client)
+    r = client.put(f"/api/games/{gid}/hands/{2**63}", json=chicago(ANN, BOB), headers=ADMIN)
+    assert "there is no hand" in refused(r)
+    r = client.put(f"/api/games/{gid}/hands/{'9' * 5000}", json=chicago(ANN, BOB), headers=ADMIN)
+    assert refused(r) == "path.n: is too large a number"

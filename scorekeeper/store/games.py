@@ -31,6 +31,7 @@ PROBE_TTL_S = 2.0          # health asks often; the write probe answers from thi
 MIN_FREE_BYTES = 1 << 20   # below this the next write will likely fail: call the disk full
 LOW_FREE_BYTES = 50 << 20  # below this, health warns
 DAILY_S = 24 * 3600
+MAX_ID = 2**63 - 1         # the largest id SQLite can hold
 
 
 class GameNotFound(LookupError):
@@ -297,6 +298,8 @@ class GameStore:
         return new.view, result
 
     def _entry(self, game_id: int) -> _Entry:
+        if not 0 < game_id <= MAX_ID:  # SQLite's integers end at 2**63 - 1 (OverflowError)
+            raise GameNotFound(f"no game with id {game_id}")
         entry = self._cache.get(game_id)
         if entry is not None:
             return entry

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.names import safe_text
@@ -53,6 +55,16 @@ async def _invalid(_: Request, exc: Exception) -> JSONResponse:
     return _detail(422, "; ".join(problems) or "invalid request")
 
 
+async def _http(request: Request, exc: Exception) -> Response:
+    """FastAPI's own 4xx, except that a body it could not parse says why."""
+    assert isinstance(exc, HTTPException)
+    if isinstance(exc.__cause__, RecursionError):
+        return _detail(422, "malformed JSON: nested too deeply")
+    if isinstance(exc.__cause__, UnicodeDecodeError):
+        return _detail(422, "malformed JSON: the body is not UTF-8 text")
+    return await http_exception_handler(request, exc)
+
+
 async def _rules(_: Request, exc: Exception) -> JSONResponse:
     return _detail(422, str(exc) or type(exc).__name__)
 
@@ -68,6 +80,7 @@ async def _game_over(_: Request, exc: Exception) -> JSONResponse:
 def install(app: FastAPI) -> None:
     """Register the handlers that turn store and engine errors into 4xx answers."""
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(GameOver, _game_over)
     app.add_exception_handler(RulesError, _rules)
     app.add_exception_handler(GameNotFound, _not_found)

@@ -98,7 +98,7 @@ async def _frame_and_player(request: Request
         return frame, (str(player) if player else None), None
     try:
         body = await request.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
         return _error(422, "malformed JSON: send {\"player\": NAME} or a photo as 'image'")
     if not isinstance(body, dict) or set(body) - {"player"}:
         return _error(422, "a camera scan takes {\"player\": NAME} and nothing else")
