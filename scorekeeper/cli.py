@@ -26,6 +26,9 @@ def _score(source: TextIO, out: TextIO, err: TextIO) -> int:
             err.write(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno}): "
                       f"{line.strip()[:80]!r}\n")
             return EXIT_BAD_INPUT
+        except RecursionError:
+            err.write(f"line {number}: not valid JSON (nested too deeply)\n")
+            return EXIT_BAD_INPUT
         except RulesError as exc:
             err.write(f"line {number}: {exc}\n")
             return EXIT_BAD_INPUT

@@ -439,3 +439,10 @@ def test_a_huge_hand_number_is_a_4xx(client: TestClient) -> None:
     assert "there is no hand" in refused(r)
     r = client.put(f"/api/games/{gid}/hands/{'9' * 5000}", json=chicago(ANN, BOB), headers=ADMIN)
     assert refused(r) == "path.n: is too large a number"
+
+
+def test_score_command_refuses_deeply_nested_json() -> None:
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "score"], input=DEEP + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == "line 1: not valid JSON (nested too deeply)\n"
