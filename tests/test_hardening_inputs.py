@@ -416,6 +416,18 @@ def test_deeply_nested_json_is_a_4xx(client: TestClient, method: str, path: str,
     assert client.get("/api/games/1").json()["seq"] == 0
 
 
+@pytest.mark.parametrize(("body", "detail"), [
+    (b'{"variant": "\xff"}', "malformed JSON: the body is not UTF-8 text"),
+    (b'{"\\ud800": 1}', "the request body holds a broken character (a lone surrogate)"),
+    (b'{"variant": "chicago", "players": ["A", "B"], "settings": {"\\ud800": 1}}',
+     "unknown setting '\\ud800' for chicago"),
+])
+def test_broken_text_in_a_body_is_a_4xx(client: TestClient, body: bytes, detail: str) -> None:
+    r = client.post("/api/games", content=body,
+                    headers={**ADMIN, "Content-Type": "application/json"})
+    assert refused(r) == detail
+
+
 @pytest.mark.parametrize("game_id", [2**63, 2**63 - 1, 2**64 + 5, 0, -1])
 def test_a_game_id_beyond_sqlite_is_not_found(client: TestClient, game_id: int) -> None:
     new_game(client)
