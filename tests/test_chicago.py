@@ -75,8 +75,8 @@ def test_eight_card_knocker(shows: str, deadwood: int, dropped: str | None) -> N
     assert ann.get("dropped") == dropped
 
 
-def test_only_the_knocker_may_show_eight() -> None:
-    with pytest.raises(RulesError, match="only the knocker may show 8"):
+def test_only_the_player_who_ends_the_hand_may_show_eight() -> None:
+    with pytest.raises(RulesError, match="only the player who knocked or went rummy may show 8"):
         score("chicago", p("Ann", "3H 4H 5H 6H 7H 9C 9S", knocked=True),
               p("Cat", CAT + " KD"))
 
@@ -164,14 +164,20 @@ def test_bad_hands_are_refused(hands: tuple, message: str) -> None:
 @pytest.mark.parametrize(("hands", "message"), [
     # a hand saved with cards missing would score them as 0: Bob's 2 cards, Cat's none
     ((p("Ann", BOB, knocked=True), p("Bob", "KD QS")),
-     "Bob holds 2 cards; a Chicago hand is 7 (8 for the player who knocked)"),
+     "Bob holds 2 cards; a Chicago hand is 7 (8 for the player who knocked or went rummy)"),
     ((p("Ann", BOB, knocked=True), p("Cat", "")), "Cat holds 0 cards; a Chicago hand is 7"),
     ((p("Ann", "7H 7S 7D KC KS 2C", knocked=True), p("Cat", CAT)), "Ann holds 6 cards"),
     ((p("Ann", BOB + " 9S 9D", knocked=True), p("Cat", CAT)), "Ann holds 9 cards"),
-    # the 8th card is the knocker's: a player going rummy shows 7
-    ((p("Ann", "5H 6H 7H 8H 9H 10H JH QH", rummy=True), p("Cat", CAT)),
-     "Ann holds 8 cards, but only the knocker may show 8"),
+    # the 8th card is the player's who ended the hand: anyone else shows 7
+    ((p("Ann", BOB, knocked=True), p("Cat", CAT + " KD")),
+     "Cat holds 8 cards, but only the player who knocked or went rummy may show 8"),
 ])
 def test_an_incomplete_hand_is_refused(hands: tuple, message: str) -> None:
     with pytest.raises(RulesError, match=message.replace("(", r"\(").replace(")", r"\)")):
         score("chicago", *hands)
+
+
+def test_a_player_going_rummy_may_show_the_eighth_card() -> None:
+    # drawn, all eight melded: the hand ends with the eighth card shown, no discard needed
+    r = score("chicago", p("Ann", "5H 6H 7H 8H 9H 10H JH QH", rummy=True), p("Cat", CAT))
+    assert row(r, "Ann")["deadwood"] == 0 and row(r, "Ann")["points"] == 0

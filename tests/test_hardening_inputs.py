@@ -68,7 +68,8 @@ def run_score(line: dict[str, Any]) -> subprocess.CompletedProcess[str]:
 
 # ---- 1. complete hands ---------------------------------------------------------------------
 
-SHORT_BOB = "Bob holds 2 cards; a Chicago hand is 7 (8 for the player who knocked)"
+SHORT_BOB = ("Bob holds 2 cards; a Chicago hand is 7 (8 for the player who knocked or "
+             "went rummy)")
 
 
 @pytest.mark.parametrize("route", ["hands", "preview", "correct"])

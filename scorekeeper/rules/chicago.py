@@ -124,20 +124,26 @@ def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> Non
     for p in players:
         if complete:
             _check_complete(p)
-        elif len(p.hand) > SEVEN and not (p.knocked and len(p.hand) == SEVEN + 1):
-            raise RulesError(f"{p.name} shows {len(p.hand)} cards: only the knocker may show 8")
+        elif len(p.hand) > SEVEN and not (_ends(p) and len(p.hand) == SEVEN + 1):
+            raise RulesError(f"{p.name} shows {len(p.hand)} cards: only the player who knocked "
+                             "or went rummy may show 8")
 
 
 def _check_complete(p: PlayerHand) -> None:
     """Every card is scored, so a hand with cards missing would score too low: refuse it."""
     n = len(p.hand)
-    if n == SEVEN or (p.knocked and n == SEVEN + 1):
+    if n == SEVEN or (_ends(p) and n == SEVEN + 1):
         return
     if n == SEVEN + 1:
-        raise RulesError(f"{p.name} holds 8 cards, but only the knocker may show 8; "
-                         "a Chicago hand is 7")
+        raise RulesError(f"{p.name} holds 8 cards, but only the player who knocked or went "
+                         "rummy may show 8; a Chicago hand is 7")
     raise RulesError(f"{p.name} holds {n} card{'' if n == 1 else 's'}; "
-                     "a Chicago hand is 7 (8 for the player who knocked)")
+                     "a Chicago hand is 7 (8 for the player who knocked or went rummy)")
+
+
+def _ends(p: PlayerHand) -> bool:
+    """The player who ends the hand has drawn an eighth card and may show it."""
+    return p.knocked or p.rummy
 
 
 def _outcome(players: list[PlayerHand], rows: list[dict[str, Any]], ender: PlayerHand,

@@ -517,13 +517,13 @@ function renderPlayer() {
   } else {
     let hint = '';
     if (v === 'chicago') {
-      const want = p.knocked ? '7 or 8' : '7';
+      const want = p.knocked || p.rummy ? '7 or 8' : '7';
       hint = `${p.hand.length} of ${want} cards`;
     }
     else if (p.went_out) hint = 'went out: no cards';
     else hint = 'cards left in hand';
     const n = p.hand.length;
-    const warn = v === 'chicago' && n > 0 && !(n === 7 || (n === 8 && p.knocked));
+    const warn = v === 'chicago' && n > 0 && !(n === 7 || (n === 8 && (p.knocked || p.rummy)));
     zones.push(zoneBox({ zone: 'hand', title: 'Cards', hint, cards: p.hand, warn }));
   }
 
