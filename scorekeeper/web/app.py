@@ -14,6 +14,7 @@ from scorekeeper.store import GameStore
 from scorekeeper.web import api, errors, pages, scan
 from scorekeeper.web.auth import GuardedRoute, resolve_token
 from scorekeeper.web.hub import Hub
+from scorekeeper.web.limits import MAX_BODY, BodyLimit
 
 
 def create_app(settings: Settings | None = None, token: str | None = None) -> FastAPI:
@@ -45,6 +46,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.state.scans = scan.ScanImages()
     app.state.admin_token = token or resolve_token(settings)[0]
     errors.install(app)
+    app.add_middleware(BodyLimit, default=MAX_BODY, limits=scan.BODY_LIMITS)
     pages.register(app)
     api.register(app)
     scan.register(app)

@@ -20,6 +20,9 @@ from fastapi.responses import JSONResponse
 from scorekeeper.web.auth import public
 
 MAX_UPLOAD = 20 * 1024 * 1024
+SCAN_PATH = "/api/games/{game_id}/scan"
+# the photo plus the multipart framing and the player's name
+BODY_LIMITS = {SCAN_PATH: MAX_UPLOAD + 64 * 1024}
 KEEP_SCANS = 40
 
 
@@ -161,7 +164,7 @@ async def camera_snapshot(request: Request) -> Response:
 
 
 def register(app: FastAPI) -> None:
-    app.add_api_route("/api/games/{game_id}/scan", scan, methods=["POST"], status_code=201)
+    app.add_api_route(SCAN_PATH, scan, methods=["POST"], status_code=201)
     app.add_api_route("/api/scans/{key}.jpg", scan_image, methods=["GET"])
     app.add_api_route("/api/camera", camera_status, methods=["GET"])
     app.add_api_route("/api/camera/snapshot", camera_snapshot, methods=["GET"])

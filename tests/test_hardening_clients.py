@@ -1,0 +1,194 @@
+"""No upload and no client can stall or kill the server.
+
+Pixel bombs and oversized bodies are refused before they cost memory; half-sent requests
+time out; one address cannot hold every connection or live stream; QR codes are bounded
+and cached; and every answer carries the security headers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import resource
+import socket
+import struct
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from scorekeeper.settings import Settings
+from scorekeeper.web.app import create_app
+from scorekeeper.web.limits import BodyLimit
+from scorekeeper.web.scan import Vision
+from scorekeeper.web.spawn import ServerProcess, free_port, start_server
+
+TOKEN = "hardening-token"
+ADMIN = {"Authorization": f"Bearer {TOKEN}"}
+GAME = {"variant": "rummy", "players": ["Ann", "Bob"]}
+STATIC = Path(__file__).resolve().parents[1] / "scorekeeper" / "web" / "static"
+
+
+# ---- helpers -----------------------------------------------------------------------------
+
+def png_bomb(side: int = 20_000) -> bytes:
+    """A black 1-bit PNG of side × side pixels: ~50 KB that decodes to 1.2 GB of BGR."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data)
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    row = bytes(1 + (side + 7) // 8)  # filter byte "none", then all-zero bits
+    packer = zlib.compressobj(9)
+    idat = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+    header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)  # 1-bit greyscale
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat)
+            + chunk(b"IEND", b""))
+
+
+def peak_rss_mib(pid: int) -> float:
+    """The process's peak resident memory so far (VmHWM)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status)[1]) / 1024  # type: ignore[index]
+
+
+def address(url: str) -> tuple[str, int]:
+    host, port = url.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+def raw(url: str, data: bytes) -> socket.socket:
+    sock = socket.create_connection(address(url), timeout=5)
+    sock.sendall(data)
+    return sock
+
+
+def read_all(sock: socket.socket, timeout: float = 5) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    sock.settimeout(timeout)
+    got = b""
+    while chunk := sock.recv(65536):
+        got += chunk
+    return got
+
+
+@contextmanager
+def file_limit(soft: int) -> Iterator[None]:
+    """This process's soft open-file limit set to `soft` (children started inside keep it)."""
+    old = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, old[1]))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, old)
+
+
+@contextmanager
+def serve_in_thread(app: Any, **options: Any) -> Iterator[str]:
+    """A real uvicorn on a loopback port in this process, for limits set per test."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1, **options)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    tmp = tmp_path_factory.mktemp("hardening")
+    with pytest.MonkeyPatch.context() as env:  # no model: a bomb let through is never read
+        env.setenv("SCOREKEEPER_MODEL_DIR", str(tmp / "no-models"))
+        srv = start_server(tmp / "games.db", tmp, TOKEN)
+    with httpx.Client(base_url=srv.url, timeout=5) as client:
+        assert client.post("/api/games", json=GAME, headers=ADMIN).status_code == 201
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Any:
+    app = create_app(Settings(data_dir=tmp_path, camera="none"), token=TOKEN)
+    app.state.vision = Vision(tmp_path / "no-models")
+    return app
+
+
+@pytest.fixture
+def client(app: Any) -> Iterator[TestClient]:
+    with TestClient(app, raise_server_exceptions=False) as c:
+        assert c.post("/api/games", json=GAME, headers=ADMIN).status_code == 201
+        yield c
+
+
+# ---- 2. request bodies -------------------------------------------------------------------
+
+def test_json_bodies_over_a_megabyte_are_refused(client: TestClient) -> None:
+    big = json.dumps({"variant": "rummy", "players": ["x" * (1100 * 1024)]}).encode()
+    json_type = {**ADMIN, "Content-Type": "application/json"}
+    r = client.post("/api/games", content=big, headers=json_type)
+    assert r.status_code == 413 and r.json() == {"detail": "the request body is over 1 MB"}
+
+    def chunked() -> Iterator[bytes]:  # no Content-Length: the bytes are counted as they come
+        yield b'{"variant": "rummy", "players": ["'
+        for _ in range(40):
+            yield b"x" * 32768
+        yield b'"]}'
+
+    r = client.post("/api/games", content=chunked(), headers=json_type)
+    assert r.status_code == 413 and "over 1 MB" in r.json()["detail"]
+    assert [game["id"] for game in client.get("/api/games").json()] == [1]  # nothing stored
+
+
+def test_an_oversized_upload_is_refused_from_its_content_length(server: ServerProcess) -> None:
+    request = (b"POST /api/games/1/scan HTTP/1.1\r\nHost: t\r\n"
+               b"Authorization: Bearer " + TOKEN.encode() + b"\r\n"
+               b"Content-Type: multipart/form-data; boundary=x\r\n"
+               b"Content-Length: 1000000000\r\n\r\n")
+    began = time.monotonic()
+    answer = read_all(raw(server.url, request))  # no body sent: the server must not wait
+    assert time.monotonic() - began < 2
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 ") and b"connection: close" in head.lower()
+    assert json.loads(body) == {"detail": "the request body is over 20.1 MB"}
+
+
+def test_a_body_that_stops_arriving_times_out() -> None:
+    async def echo(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+                   ) -> None:
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": body})
+
+    with serve_in_thread(BodyLimit(echo, idle_s=0.3), lifespan="off") as url:
+        sock = raw(url, b"POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n0123456789")
+        began = time.monotonic()
+        answer = read_all(sock)
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        assert 0.25 < time.monotonic() - began < 3
+        assert b"stopped arriving" in answer
+        # a body that arrives is passed through whole
+        r = httpx.post(url, content=b"a" * 5000, timeout=5)
+        assert r.status_code == 200 and r.content == b"a" * 5000
