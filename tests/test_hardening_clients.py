@@ -27,6 +27,7 @@ from fastapi.testclient import TestClient
 
 from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
+from scorekeeper.web.imagesize import image_size
 from scorekeeper.web.limits import BodyLimit
 from scorekeeper.web.scan import Vision
 from scorekeeper.web.spawn import ServerProcess, free_port, start_server
@@ -134,6 +135,57 @@ def client(app: Any) -> Iterator[TestClient]:
     with TestClient(app, raise_server_exceptions=False) as c:
         assert c.post("/api/games", json=GAME, headers=ADMIN).status_code == 201
         yield c
+
+
+# ---- 1. image uploads --------------------------------------------------------------------
+
+def test_image_size_is_read_from_the_header() -> None:
+    import cv2
+    import numpy as np
+
+    image = np.random.default_rng(1).integers(0, 255, (37, 53, 3), dtype=np.uint8)
+    for ext, params, kind in [(".png", [], "png"), (".jpg", [], "jpeg"),
+                              (".jpg", [cv2.IMWRITE_JPEG_PROGRESSIVE, 1], "jpeg"),
+                              (".webp", [cv2.IMWRITE_WEBP_QUALITY, 80], "webp"),
+                              (".webp", [cv2.IMWRITE_WEBP_QUALITY, 101], "webp"),
+                              (".bmp", [], "bmp")]:
+        data = cv2.imencode(ext, image, params)[1].tobytes()
+        assert image_size(data) == (kind, 53, 37), (ext, params)
+        assert image_size(data[:12]) is None  # cut before the size: refused, never guessed
+    assert image_size(png_bomb(20_000)).pixels == 400_000_000  # type: ignore[union-attr]
+    tiff = cv2.imencode(".tiff", image)[1].tobytes()
+    for other in (b"", b"not an image", b"\xff\xd8\xff", tiff):
+        assert image_size(other) is None
+
+
+def test_a_pixel_bomb_is_refused_before_decoding(server: ServerProcess) -> None:
+    bomb = png_bomb(20_000)
+    assert len(bomb) < 400_000
+    before = peak_rss_mib(server.pid)
+    began = time.monotonic()
+    r = httpx.post(f"{server.url}/api/games/1/scan", headers=ADMIN, timeout=30,
+                   files={"image": ("bomb.png", bomb, "image/png")})
+    took = time.monotonic() - began
+    assert r.status_code == 413, r.text
+    assert "20000 × 20000" in r.json()["detail"]
+    assert took < 2, f"{took:.1f} s"
+    peak = peak_rss_mib(server.pid)
+    # the server decoded nothing: 1.2 GB would have shown (opencv's import is ~60 MB)
+    assert peak - before < 150, f"peak RSS {before:.0f} → {peak:.0f} MiB"
+    assert httpx.get(f"{server.url}/api/health", timeout=2).status_code == 200
+
+
+def test_a_photo_within_the_limits_is_still_read(client: TestClient) -> None:
+    import cv2
+    import numpy as np
+
+    photo = cv2.imencode(".png", np.zeros((600, 800, 3), np.uint8))[1].tobytes()
+    r = client.post("/api/games/1/scan", headers=ADMIN,
+                    files={"image": ("table.png", photo, "image/png")})
+    assert r.status_code == 503 and "no trained model" in r.json()["detail"]  # decoded fine
+    r = client.post("/api/games/1/scan", headers=ADMIN,
+                    files={"image": ("scan.tiff", b"II*\x00" + bytes(64), "image/tiff")})
+    assert r.status_code == 415 and "JPEG, PNG, WebP or BMP" in r.json()["detail"]
 
 
 # ---- 2. request bodies -------------------------------------------------------------------

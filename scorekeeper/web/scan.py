@@ -18,8 +18,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from scorekeeper.web.auth import public
+from scorekeeper.web.imagesize import image_size
+from scorekeeper.web.limits import megabytes
 
 MAX_UPLOAD = 20 * 1024 * 1024
+# A 50 MP phone photo (8160 × 6120) decodes to 150 MB; a few hundred KB of PNG can declare
+# 20 000 × 20 000 (1.2 GB), so the size is read from the header and checked first.
+MAX_PIXELS = 50_000_000
 SCAN_PATH = "/api/games/{game_id}/scan"
 # the photo plus the multipart framing and the player's name
 BODY_LIMITS = {SCAN_PATH: MAX_UPLOAD + 64 * 1024}
@@ -78,12 +83,35 @@ def _calibration(request: Request) -> Any:
         return None
 
 
-async def _frame_and_player(request: Request
-                            ) -> tuple[Any, str | None, str | None] | JSONResponse:
-    """The frame, the player, and the camera it came from (None for a photo upload)."""
+def _decode(data: bytes) -> Any:
     import cv2
     import numpy as np
 
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+
+
+async def _decode_upload(data: bytes, name: str) -> Any:
+    """The photo as a BGR frame, or the error: its pixel count is checked before decoding.
+
+    Decoding a big photo takes a second or more on a Pi, so it runs in a worker thread.
+    """
+    if len(data) > MAX_UPLOAD:
+        return _error(413, f"the photo is over {megabytes(MAX_UPLOAD)}")
+    size = image_size(data)
+    if size is None:
+        return _error(415, f"{name} is not an image (JPEG, PNG, WebP or BMP expected)")
+    if size.pixels > MAX_PIXELS:
+        return _error(413, f"{name} is {size.width} × {size.height} pixels; at most "
+                           f"{MAX_PIXELS / 1e6:g} megapixels are read")
+    frame = await run_in_threadpool(_decode, data)
+    if frame is None:
+        return _error(415, f"{name} is not a readable {size.format.upper()} image")
+    return frame
+
+
+async def _frame_and_player(request: Request
+                            ) -> tuple[Any, str | None, str | None] | JSONResponse:
+    """The frame, the player, and the camera it came from (None for a photo upload)."""
     ctype = request.headers.get("content-type", "")
     if ctype.startswith("multipart/form-data"):
         form = await request.form()
@@ -91,13 +119,9 @@ async def _frame_and_player(request: Request
         player = form.get("player")
         if upload is None or isinstance(upload, str):
             return _error(422, "a photo upload needs the file field 'image'")
-        data = await upload.read()
-        if len(data) > MAX_UPLOAD:
-            return _error(413, f"the photo is over {MAX_UPLOAD // 2**20} MB")
-        frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-        if frame is None:
-            name = getattr(upload, "filename", None) or "the upload"
-            return _error(415, f"{name} is not an image (JPEG or PNG expected)")
+        frame = await _decode_upload(await upload.read(), upload.filename or "the upload")
+        if isinstance(frame, JSONResponse):
+            return frame
         return frame, (str(player) if player else None), None
     try:
         body = await request.json()
