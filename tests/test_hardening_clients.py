@@ -7,6 +7,7 @@ and cached; and every answer carries the security headers.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import resource
@@ -27,6 +28,12 @@ from fastapi.testclient import TestClient
 
 from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
+from scorekeeper.web.connections import (
+    HEADER_TIMEOUT_S,
+    ConnectionPolicy,
+    protocol_class,
+    raise_file_limit,
+)
 from scorekeeper.web.imagesize import image_size
 from scorekeeper.web.limits import BodyLimit
 from scorekeeper.web.scan import Vision
@@ -109,6 +116,31 @@ def serve_in_thread(app: Any, **options: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+async def hello(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+                ) -> None:
+    """The smallest ASGI app: connection limits are what is under test, not routes."""
+    if scope["type"] == "lifespan":
+        while (await receive())["type"] != "lifespan.shutdown":
+            await send({"type": "lifespan.startup.complete"})
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    if scope["path"] == "/slow":  # answers over a second, well past the header deadline
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        for _ in range(5):
+            await asyncio.sleep(0.25)
+            await send({"type": "http.response.body", "body": b"tick\n", "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+def strict(**limits: Any) -> type:
+    """A guarded protocol in which this machine counts like any other client."""
+    return protocol_class(ConnectionPolicy(exempt=lambda host: False, **limits))
 
 
 @pytest.fixture(scope="module")
@@ -244,3 +276,90 @@ def test_a_body_that_stops_arriving_times_out() -> None:
         # a body that arrives is passed through whole
         r = httpx.post(url, content=b"a" * 5000, timeout=5)
         assert r.status_code == 200 and r.content == b"a" * 5000
+
+
+# ---- 3. slow clients, floods and live streams --------------------------------------------
+
+def test_half_sent_requests_time_out_and_answers_are_not_cut() -> None:
+    with serve_in_thread(hello, http=strict(header_timeout_s=0.4)) as url:
+        partial = raw(url, b"GET / HTTP/1.1\r\nHost: t\r\n")  # the blank line never comes
+        silent = raw(url, b"")
+        slow = raw(url, b"GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        began = time.monotonic()
+        assert read_all(partial).startswith(b"HTTP/1.1 408 Request Timeout")
+        assert 0.35 < time.monotonic() - began < 3
+        assert read_all(silent) == b""  # nothing asked, nothing answered: just closed
+        slow.settimeout(5)
+        got = b""
+        while got.count(b"tick") < 5:  # 1.25 s of answer: longer than the header deadline
+            got += slow.recv(4096)
+        # after a whole answer the next request head gets a fresh deadline, then a 408
+        slow.sendall(b"GET / HTTP/1.1\r\nHost")
+        assert b"HTTP/1.1 408" in read_all(slow)
+
+
+def test_one_address_cannot_take_every_connection() -> None:
+    with serve_in_thread(hello, http=strict(per_client=3)) as url:
+        held = [raw(url, b"") for _ in range(3)]
+        answer = read_all(raw(url, b""))
+        assert answer.startswith(b"HTTP/1.1 429") and b"too many connections" in answer
+        held.pop().close()
+        time.sleep(0.2)
+        assert httpx.get(url, timeout=2).text == "ok"  # a place freed is a place again
+        for sock in held:
+            sock.close()
+    with serve_in_thread(hello, http=protocol_class(ConnectionPolicy(max_connections=2))) as url:
+        held = [raw(url, b"") for _ in range(2)]  # this machine: only the total counts
+        assert read_all(raw(url, b"")).startswith(b"HTTP/1.1 503")
+        for sock in held:
+            sock.close()
+
+
+def test_the_server_lifts_its_soft_file_limit() -> None:
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < 2048:
+        pytest.skip(f"hard open-file limit is {hard}")
+    with file_limit(1024):
+        assert raise_file_limit(2048) == 2048
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == 2048
+        assert raise_file_limit(1500) == 2048  # never lowered
+
+
+FLOOD = 1100  # over the soft limit of 1024 with the server's own files (about 15)
+
+
+def test_an_idle_flood_does_not_stop_the_server(tmp_path: Path) -> None:
+    """A thousand half-sent requests from one machine, under systemd's soft limit of 1024.
+
+    Before the fix the server stopped accepting (EMFILE) and nobody else got an answer.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < FLOOD + 500:
+        pytest.skip(f"hard open-file limit is {hard}")
+    with file_limit(1024):  # the server starts as systemd would start it without LimitNOFILE
+        srv = start_server(tmp_path / "games.db", tmp_path, TOKEN)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, FLOOD + 500), hard))
+    flood: list[socket.socket] = []
+    try:
+        with httpx.Client(base_url=srv.url, timeout=5) as c:
+            assert c.post("/api/games", json=GAME, headers=ADMIN).status_code == 201
+        flood = [raw(srv.url, b"GET /api/games/1 HTTP/1.1\r\nHost: t\r\n") for _ in range(FLOOD)]
+        began = time.monotonic()
+        worst = 0.0
+        while time.monotonic() - began < HEADER_TIMEOUT_S + 1.5:
+            for path in ("/api/health", "/api/games/1"):
+                start = time.perf_counter()
+                # a new connection each time, as a phone arriving during the flood would
+                r = httpx.get(srv.url + path, timeout=1, headers={"Connection": "close"})
+                worst = max(worst, time.perf_counter() - start)
+                assert r.status_code == 200, path
+            time.sleep(0.2)
+        assert worst < 1
+        # the half-sent requests were answered 408 and closed at the header deadline
+        answers = [read_all(sock, timeout=2) for sock in flood]
+        assert all(a.startswith(b"HTTP/1.1 408") for a in answers), {a[:20] for a in answers}
+    finally:
+        for sock in flood:
+            sock.close()
+        srv.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

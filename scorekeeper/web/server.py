@@ -17,6 +17,7 @@ from scorekeeper.settings import Settings
 from scorekeeper.store.faults import StoreError
 from scorekeeper.web.app import create_app
 from scorekeeper.web.auth import resolve_token
+from scorekeeper.web.connections import raise_file_limit, server_config
 from scorekeeper.web.hub import Hub
 
 ALL_INTERFACES = {"", "0.0.0.0", "::"}
@@ -204,7 +205,6 @@ def serve(
     write_admin_link(link_file, f"{url}#token={token}")
     banner(url, token, note, settings.db_path, sys.stdout, link_file=link_file,
            show_link=not goes_to_a_log(sys.stdout), command=admin_link_command(config))
-    config = uvicorn.Config(
-        app, host=settings.host, port=settings.port, timeout_graceful_shutdown=3
-    )
+    # header deadline, connection caps and the file limit: see connections.py
+    config = server_config(app, settings.host, settings.port, raise_file_limit())
     _Server(config, app.state.hub).run()

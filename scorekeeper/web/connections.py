@@ -1,0 +1,166 @@
+"""Connection limits uvicorn lacks: a deadline for request headers and caps on connections.
+
+uvicorn times out only idle keep-alive connections *after* a response: a connection that
+never finishes its request line or headers is kept forever (any byte cancels the keep-alive
+timer), so a thousand half-open sockets from anyone on the network use up the file limit
+and the server stops accepting. An ASGI middleware cannot help: the app is only called once
+the headers are in. So the h11 protocol itself is given a deadline here: from the moment a
+connection opens, or its last response ends, the client has HEADER_TIMEOUT_S to deliver a
+whole request head; otherwise it gets a 408 (or, if it sent nothing, is simply closed).
+A request being handled (a body being read, a live event stream) is never cut: bodies have
+their own timeouts (limits.py) and live streams their own caps (hub.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from scorekeeper.web.limits import is_local
+
+HEADER_TIMEOUT_S = 10.0  # a request head is under 2 KB: seconds even on a poor phone link
+KEEP_ALIVE_S = 5  # idle time allowed between requests (uvicorn's own timer)
+MAX_HEAD = 16 * 1024  # bytes of request line and headers before h11 answers 400
+CONNECTIONS_PER_CLIENT = 64  # a browser opens at most 6 per server, plus its live streams
+MAX_CONNECTIONS = 4096  # in all; each idle one costs a few KB of memory and a file
+FILE_RESERVE = 64  # files kept for the database, the camera, the model, logs
+NOFILE_TARGET = 65536  # the soft file limit asked for (the systemd unit sets the same)
+
+
+def _plain(status: str, text: str) -> bytes:
+    """A whole HTTP/1.1 answer that closes the connection, written straight to the socket."""
+    body = text.encode() + b"\n"
+    head = (f"HTTP/1.1 {status}\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n")
+    return head.encode() + body
+
+
+_TIMEOUT = _plain("408 Request Timeout", "the request headers did not arrive in time")
+_TOO_MANY = _plain("429 Too Many Requests", "too many connections from this address")
+_FULL = _plain("503 Service Unavailable", "the server has too many connections; try again")
+
+
+def raise_file_limit(target: int = NOFILE_TARGET) -> int:
+    """Lift the soft open-file limit towards `target` (within the hard limit); the new limit.
+
+    Distributions and systemd start services with a soft limit of 1024, a thousand idle
+    sockets; the hard limit (524288 under systemd) may be used without privileges.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    ceiling = target if hard == resource.RLIM_INFINITY else min(hard, target)
+    if soft != resource.RLIM_INFINITY and soft < ceiling:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+            soft = ceiling
+        except (ValueError, OSError):
+            pass
+    return soft if soft != resource.RLIM_INFINITY else target
+
+
+@dataclass
+class ConnectionPolicy:
+    """The limits one server applies, and its live count of connections per client."""
+
+    header_timeout_s: float = HEADER_TIMEOUT_S
+    per_client: int = CONNECTIONS_PER_CLIENT
+    max_connections: int = MAX_CONNECTIONS
+    exempt: Callable[[str], bool] = is_local
+    open: Counter[str] = field(default_factory=Counter)
+    total: int = 0
+
+    def admit(self, host: str) -> bytes | None:
+        """Count a new connection in; or the answer that refuses it."""
+        if self.total >= self.max_connections:
+            return _FULL
+        if self.open[host] >= self.per_client and not self.exempt(host):
+            return _TOO_MANY
+        self.open[host] += 1
+        self.total += 1
+        return None
+
+    def release(self, host: str) -> None:
+        self.total -= 1
+        self.open[host] -= 1
+        if self.open[host] <= 0:
+            del self.open[host]
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with connection caps and a request-head deadline."""
+
+    policy: ClassVar[ConnectionPolicy]
+    _deadline: asyncio.TimerHandle | None = None
+    _host = ""
+    _admitted = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._host = self.client[0] if self.client else ""
+        refusal = self.policy.admit(self._host)
+        self._admitted = refusal is None
+        if refusal is not None:
+            transport.write(refusal)
+            transport.close()
+            return
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        if self._admitted:
+            self._admitted = False
+            self.policy.release(self._host)
+        super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request's head has its own deadline
+
+    def _arm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = self.loop.call_later(self.policy.header_timeout_s, self._expire)
+
+    def _expire(self) -> None:
+        """Close a connection that has not delivered a request head in time.
+
+        A request in hand (its headers parsed, its answer not finished) is the app's
+        business, not the client's delay, so it is left alone.
+        """
+        self._deadline = None
+        handling = self.cycle is not None and not self.cycle.response_complete
+        if handling or self.transport.is_closing():
+            return
+        if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
+            self.transport.write(_TIMEOUT)  # a request begun; a silent one is just closed
+        self.transport.close()
+
+
+def protocol_class(policy: ConnectionPolicy) -> type[GuardedH11Protocol]:
+    """A protocol class bound to one policy (uvicorn builds one instance per connection)."""
+    return type("GuardedH11", (GuardedH11Protocol,), {"policy": policy})
+
+
+def server_config(app: Any, host: str, port: int, files: int | None = None) -> uvicorn.Config:
+    """uvicorn settings for the table server; `files` is the open-file limit to fit under."""
+    files = files if files is not None else raise_file_limit()
+    policy = ConnectionPolicy(max_connections=max(16, min(MAX_CONNECTIONS, files - FILE_RESERVE)))
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=protocol_class(policy),
+        timeout_keep_alive=KEEP_ALIVE_S,
+        h11_max_incomplete_event_size=MAX_HEAD,
+        timeout_graceful_shutdown=3,
+    )
