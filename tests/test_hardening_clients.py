@@ -27,6 +27,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from scorekeeper.settings import Settings
+from scorekeeper.web import pages
 from scorekeeper.web.app import create_app
 from scorekeeper.web.connections import (
     HEADER_TIMEOUT_S,
@@ -34,6 +35,7 @@ from scorekeeper.web.connections import (
     protocol_class,
     raise_file_limit,
 )
+from scorekeeper.web.headers import SECURITY_HEADERS
 from scorekeeper.web.imagesize import image_size
 from scorekeeper.web.limits import BodyLimit
 from scorekeeper.web.scan import Vision
@@ -363,3 +365,42 @@ def test_an_idle_flood_does_not_stop_the_server(tmp_path: Path) -> None:
             sock.close()
         srv.stop()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+# ---- 5. security headers -----------------------------------------------------------------
+
+def test_every_answer_carries_the_security_headers(client: TestClient, app: Any) -> None:
+    @pages.public
+    def broken() -> None:
+        raise RuntimeError("boom")
+
+    app.add_api_route("/api/broken", broken, methods=["GET"])
+    answers = {
+        "page": client.get("/"),
+        "api": client.get("/api/games"),
+        "static": client.get("/static/app.js"),
+        "qr": client.get("/api/qr.svg", params={"url": "x"}),
+        "404": client.get("/api/games/999"),
+        "401": client.post("/api/games", json=GAME),
+        "413": client.post("/api/games", content=b"x", headers={"Content-Length": "2000000"}),
+        "500": client.get("/api/broken"),
+    }
+    assert [r.status_code for r in answers.values()] == [200, 200, 200, 200, 404, 401, 413, 500]
+    for name, r in answers.items():
+        for header, value in SECURITY_HEADERS.items():
+            assert r.headers.get(header.decode()) == value.decode(), (name, header)
+    csp = answers["page"].headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert answers["page"].headers["referrer-policy"] == "no-referrer"
+    # only styles may be inline: scripts stay 'self'
+    assert [d for d in csp.split("; ") if "unsafe" in d] == ["style-src 'self' 'unsafe-inline'"]
+
+
+def test_the_page_needs_nothing_the_policy_forbids() -> None:
+    """Browsers are not run here: check statically that the page fits its CSP."""
+    page = (STATIC / "index.html").read_text()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page)  # no inline script
+    assert "<style" not in page and not re.search(r"\son[a-z]+\s*=", page)  # nor handlers
+    for script in STATIC.glob("*.js"):
+        code = script.read_text()
+        assert not re.search(r"\beval\(|new Function\(|https?://(?!www\.w3\.org)", code), script

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.types import ASGIApp
 
 from scorekeeper.camera import CameraSupervisor, camera_from_spec
 from scorekeeper.config import camera_options
@@ -13,8 +14,20 @@ from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web import api, errors, pages, scan
 from scorekeeper.web.auth import GuardedRoute, resolve_token
+from scorekeeper.web.headers import SecurityHeaders
 from scorekeeper.web.hub import Hub
 from scorekeeper.web.limits import MAX_BODY, BodyLimit
+
+
+class _App(FastAPI):
+    """FastAPI with the security headers outside everything, the 500 answer included.
+
+    Middleware added the usual way sits inside Starlette's error handler, whose 500s
+    would then go out without the headers.
+    """
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
 
 
 def create_app(settings: Settings | None = None, token: str | None = None) -> FastAPI:
@@ -34,7 +47,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
         camera.close()
         store.close()
 
-    app = FastAPI(
+    app = _App(
         title="scorekeeper", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
     )
     app.router.route_class = GuardedRoute
