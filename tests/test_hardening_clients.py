@@ -367,6 +367,40 @@ def test_an_idle_flood_does_not_stop_the_server(tmp_path: Path) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+# ---- 4. QR codes -------------------------------------------------------------------------
+
+def test_qr_text_is_bounded_and_each_code_drawn_once(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[str] = []
+    draw = pages._draw_qr
+
+    def counting(text: str) -> bytes:
+        drawn.append(text)
+        return draw(text)
+
+    monkeypatch.setattr(pages, "_draw_qr", counting)
+    text = "http://10.0.0.5:8000/" + "x" * (pages.QR_MAX_TEXT - 21)
+    for _ in range(3):
+        r = client.get("/api/qr.svg", params={"url": text})
+        assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert drawn == [text]
+    r = client.get("/api/qr.svg", params={"url": text + "x"})
+    assert r.status_code == 414 and "at most 512 characters" in r.json()["detail"]
+    assert drawn == [text]
+
+
+def test_qr_cache_keeps_the_most_recent() -> None:
+    async def run() -> None:
+        codes = pages.QrCodes(size=2)
+        a = await codes.svg("a")
+        await codes.svg("b")
+        assert await codes.svg("a") is a  # a hit, and now the most recent
+        await codes.svg("c")  # evicts b
+        assert list(codes._svgs) == ["a", "c"]
+
+    asyncio.run(run())
+
+
 # ---- 5. security headers -----------------------------------------------------------------
 
 def test_every_answer_carries_the_security_headers(client: TestClient, app: Any) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -61,11 +63,54 @@ def session(request: Request) -> Response:
     return JSONResponse({"admin": is_admin(request)})
 
 
+QR_MAX_TEXT = 512  # the table's address, even with an admin token, is under 100 characters
+QR_CACHE = 64
+
+
+def _draw_qr(text: str) -> bytes:
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    return bytes(image.to_string())
+
+
+class QrCodes:
+    """QR codes as SVG, drawn once per text and kept (least recently used out).
+
+    Drawing is pure Python (75 ms for 512 characters), so a new one is drawn in a worker
+    thread, one at a time: a stream of distinct texts then holds one thread of the pool,
+    not all of them, and health checks and scoreboards keep theirs.
+    """
+
+    def __init__(self, size: int = QR_CACHE) -> None:
+        self._svgs: OrderedDict[str, bytes] = OrderedDict()
+        self._size = size
+        self._drawing = asyncio.Lock()
+
+    def _cached(self, text: str) -> bytes | None:
+        svg = self._svgs.get(text)
+        if svg is not None:
+            self._svgs.move_to_end(text)
+        return svg
+
+    async def svg(self, text: str) -> bytes:
+        svg = self._cached(text)
+        if svg is not None:
+            return svg
+        async with self._drawing:
+            svg = self._cached(text) or await run_in_threadpool(_draw_qr, text)
+        self._svgs[text] = svg
+        while len(self._svgs) > self._size:
+            self._svgs.popitem(last=False)
+        return svg
+
+
 @public
-def qr_svg(url: str = Query(min_length=1, max_length=2000)) -> Response:
+async def qr_svg(request: Request, url: str = Query(min_length=1)) -> Response:
     """A QR code drawn here, so the page needs no CDN to show one."""
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    return Response(image.to_string(), media_type="image/svg+xml")
+    if len(url) > QR_MAX_TEXT:
+        detail = f"url: a QR code is drawn for at most {QR_MAX_TEXT} characters, got {len(url)}"
+        return JSONResponse({"detail": detail}, status_code=414)
+    svg = await request.app.state.qr_codes.svg(url)
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
 
 def register(app: FastAPI) -> None:
@@ -73,5 +118,6 @@ def register(app: FastAPI) -> None:
     app.add_api_route("/", index, methods=["GET"])
     app.add_api_route("/api/health", health, methods=["GET"])
     app.add_api_route("/api/session", session, methods=["GET"])
+    app.state.qr_codes = QrCodes()
     app.add_api_route("/api/qr.svg", qr_svg, methods=["GET"])
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
