@@ -36,6 +36,7 @@ from scorekeeper.web.connections import (
     raise_file_limit,
 )
 from scorekeeper.web.headers import SECURITY_HEADERS
+from scorekeeper.web.hub import Hub, StreamRefused
 from scorekeeper.web.imagesize import image_size
 from scorekeeper.web.limits import BodyLimit
 from scorekeeper.web.scan import Vision
@@ -365,6 +366,48 @@ def test_an_idle_flood_does_not_stop_the_server(tmp_path: Path) -> None:
             sock.close()
         srv.stop()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_live_stream_caps_per_client_and_in_all() -> None:
+    async def run() -> None:
+        hub = Hub(max_streams=3, per_client=2, exempt=lambda host: host == "127.0.0.1")
+        a1, a2 = hub.subscribe(1, "10.0.0.2"), hub.subscribe(2, "10.0.0.2")
+        with pytest.raises(StreamRefused) as refused:
+            hub.subscribe(1, "10.0.0.2")
+        assert refused.value.status == 429 and "10.0.0.2 already has 2" in refused.value.message
+        hub.subscribe(1, "127.0.0.1")  # this machine (a proxy): only the total counts
+        with pytest.raises(StreamRefused) as refused:
+            hub.subscribe(1, "10.0.0.3")
+        assert refused.value.status == 503
+        hub.unsubscribe(1, a1, "10.0.0.2")
+        hub.unsubscribe(1, a1, "10.0.0.2")  # twice: counted once
+        assert hub.streams == 2 and hub.refusal("10.0.0.2") is None
+        hub.unsubscribe(2, a2, "10.0.0.2")
+        assert hub.streams == 1
+
+    asyncio.run(run())
+
+
+def test_a_client_over_its_stream_cap_gets_a_429(app: Any) -> None:
+    app.state.hub = Hub(per_client=2, exempt=lambda host: False)
+    with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=5) as c:
+        assert c.post("/api/games", json=GAME, headers=ADMIN).status_code == 201
+        with c.stream("GET", "/api/games/1/events") as first, \
+                c.stream("GET", "/api/games/1/events") as second:
+            readers = [stream.iter_lines() for stream in (first, second)]  # kept: a reader
+            for stream, lines in zip((first, second), readers, strict=True):  # dropped closes
+                assert stream.status_code == 200
+                assert stream.headers["x-content-type-options"] == "nosniff"
+                assert next(line for line in lines if line.startswith("data:"))
+            r = c.get("/api/games/1/events")
+            assert r.status_code == 429 and r.headers["retry-after"] == "10"
+            assert "already has 2 live update streams" in r.json()["detail"]
+            assert c.get("/api/health").status_code == 200
+        deadline = time.monotonic() + 5
+        while app.state.hub.streams and time.monotonic() < deadline:
+            time.sleep(0.05)  # the closed streams give their places back
+        with c.stream("GET", "/api/games/1/events") as again:
+            assert again.status_code == 200
 
 
 # ---- 4. QR codes -------------------------------------------------------------------------

@@ -2,16 +2,23 @@
 
 Each listener owns a small asyncio.Queue; a change is encoded once and handed to every
 queue of its game, so 100 phones cost one JSON dump per change and no database reads.
+Streams are open to anyone on the network and last for hours, so their number is capped,
+per client address and in all.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import Any
 
+from scorekeeper.web.limits import is_local
+
 QUEUE_SIZE = 8
+MAX_STREAMS = 256  # in all: a table has a dozen phones; each stream is a socket and a task
+STREAMS_PER_CLIENT = 16  # a browser keeps at most 6 connections per server
 Item = tuple[int, str] | None  # (seq, SSE message), or None: the server is shutting down
 
 
@@ -20,17 +27,56 @@ def sse_message(view: dict[str, Any]) -> str:
     return f"id: {view['seq']}\ndata: {json.dumps(view, separators=(',', ':'))}\n\n"
 
 
-class Hub:
-    """Per-game sets of listener queues; must be used from the event loop's thread."""
+class StreamRefused(Exception):
+    """Too many live streams: 429 for one client's, 503 for the server's."""
 
-    def __init__(self) -> None:
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class Hub:
+    """Per-game sets of listener queues; must be used from the event loop's thread.
+
+    Clients that `exempt` accepts (this machine: a local process or a reverse proxy,
+    whose streams are the phones behind it) count towards the total cap only.
+    """
+
+    def __init__(
+        self,
+        max_streams: int = MAX_STREAMS,
+        per_client: int = STREAMS_PER_CLIENT,
+        exempt: Callable[[str], bool] = is_local,
+    ) -> None:
         self._listeners: dict[int, set[asyncio.Queue[Item]]] = defaultdict(set)
         self._published: dict[int, int] = {}
         self._closed = False
+        self.max_streams = max_streams
+        self.per_client = per_client
+        self.exempt = exempt
+        self._streams: Counter[str] = Counter()
+        self._total = 0
 
-    def subscribe(self, game_id: int) -> asyncio.Queue[Item]:
+    def refusal(self, client: str) -> StreamRefused | None:
+        """Why one more stream for `client` would be refused; None if it would not."""
+        if self._total >= self.max_streams:
+            return StreamRefused(503, f"the server already sends live updates to "
+                                      f"{self.max_streams} listeners; try again later")
+        if self._streams[client] >= self.per_client and not self.exempt(client):
+            return StreamRefused(429, f"{client} already has {self.per_client} live update "
+                                      f"streams open; close a tab and try again")
+        return None
+
+    def subscribe(self, game_id: int, client: str = "") -> asyncio.Queue[Item]:
+        """A new listener's queue; raises StreamRefused beyond the caps."""
+        refused = self.refusal(client)
+        if refused is not None:
+            raise refused
         queue: asyncio.Queue[Item] = asyncio.Queue(QUEUE_SIZE)
         self._listeners[game_id].add(queue)
+        self._streams[client] += 1
+        self._total += 1
         if self._closed:
             queue.put_nowait(None)
         return queue
@@ -42,12 +88,22 @@ class Hub:
             for queue in listeners:
                 _put_latest(queue, None)
 
-    def unsubscribe(self, game_id: int, queue: asyncio.Queue[Item]) -> None:
+    def unsubscribe(self, game_id: int, queue: asyncio.Queue[Item], client: str = "") -> None:
         listeners = self._listeners.get(game_id)
-        if listeners is not None:
-            listeners.discard(queue)
-            if not listeners:
-                del self._listeners[game_id]
+        if listeners is None or queue not in listeners:
+            return
+        listeners.discard(queue)
+        if not listeners:
+            del self._listeners[game_id]
+        self._total -= 1
+        self._streams[client] -= 1
+        if self._streams[client] <= 0:
+            del self._streams[client]
+
+    @property
+    def streams(self) -> int:
+        """Live streams open now."""
+        return self._total
 
     def publish(self, view: dict[str, Any]) -> None:
         """Send a game's new state to its listeners.
