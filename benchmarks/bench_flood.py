@@ -1,0 +1,199 @@
+"""Floods from one machine: does the server keep answering everyone else?
+
+Starts the real server on loopback with a soft open-file limit of `--soft-limit` (what
+systemd gives a unit without LimitNOFILE), then, each phase probing `/api/health` on a new
+connection every 0.1 s (timeout 2 s) and printing p50/p99/max latency and failures:
+
+- idle: no load, the baseline;
+- flood: `--connections` sockets each send half a request line and nothing more; at the
+  end, how many the server answered with 408 and closed;
+- qr: `--qr-clients` threads ask for QR codes of distinct 500-character texts;
+- bomb: one 20 000 × 20 000 PNG upload (55 KB; 1.2 GB decoded): its answer and time.
+
+and the server's resident memory (VmRSS now, VmHWM peak) after each. The card model is
+pointed at an empty folder, so a bomb that gets through is decoded but never read.
+
+    .venv/bin/python benchmarks/bench_flood.py [--connections 1100] [--seconds 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import socket
+import statistics
+import struct
+import tempfile
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+import httpx
+
+from scorekeeper.web.spawn import ServerProcess, start_server
+
+TOKEN = "bench-token"
+ADMIN = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def memory_mib(pid: int) -> str:
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0]) / 1024
+    return f"RSS {fields['VmRSS']:.0f} MiB, peak {fields['VmHWM']:.0f} MiB"
+
+
+def png_bomb(side: int) -> bytes:
+    """A black 1-bit PNG of side × side pixels."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    packer = zlib.compressobj(9)
+    row = bytes(1 + (side + 7) // 8)
+    idat = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+    head = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def health(url: str) -> bool:
+    """GET /api/health on a new connection, as a phone arriving would; whether it was 200.
+
+    A raw socket, because a new httpx client costs more (~30 ms) than the answer.
+    """
+    host, port = url.removeprefix("http://").split(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=2) as sock:
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    except OSError:
+        return False
+    return answer.startswith(b"HTTP/1.1 200")
+
+
+def probe(url: str, seconds: float, busy: Callable[[], bool] = lambda: True) -> str:
+    """Health latencies on fresh connections for `seconds` (or until `busy()` is False)."""
+    times: list[float] = []
+    failures = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and busy():
+        start = time.perf_counter()
+        ok = health(url)
+        if ok:
+            times.append((time.perf_counter() - start) * 1000)
+        else:
+            failures += 1
+        time.sleep(0.1)
+    if not times:
+        return f"health: no answer ({failures} failures)"
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    return (f"health p50 {statistics.median(times):.1f} ms, p99 {p99:.1f} ms, "
+            f"max {times[-1]:.1f} ms, {failures} failed of {len(times) + failures}")
+
+
+def flood(server: ServerProcess, n: int, seconds: float) -> None:
+    host, port = server.url.removeprefix("http://").split(":")
+    socks = []
+    began = time.monotonic()
+    for _ in range(n):
+        sock = socket.create_connection((host, int(port)), timeout=5)
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        socks.append(sock)
+    print(f"flood: {n} half-sent requests open in {time.monotonic() - began:.2f} s")
+    print(f"  {probe(server.url, seconds)}")
+    print(f"  server {memory_mib(server.pid)}")
+    closed = 0
+    for sock in socks:
+        sock.settimeout(0.2)
+        with suppress(OSError):
+            closed += sock.recv(64).startswith(b"HTTP/1.1 408")
+        sock.close()
+    print(f"  answered 408 and closed by the server after {seconds:g} s: {closed} of {n}")
+
+
+def qr_load(server: ServerProcess, clients: int, seconds: float) -> None:
+    stop = time.monotonic() + seconds
+    counts = [0] * clients
+
+    def ask(i: int) -> None:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            while time.monotonic() < stop:
+                text = f"{i}-{counts[i]}-" + "q" * 490
+                try:
+                    client.get("/api/qr.svg", params={"url": text})
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+                counts[i] += 1
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    line = probe(server.url, seconds - 1, lambda: time.monotonic() < stop)
+    for thread in threads:
+        thread.join()
+    print(f"qr: {clients} clients, {sum(counts)} codes drawn in {seconds:g} s")
+    print(f"  {line}")
+    print(f"  server {memory_mib(server.pid)}")
+
+
+def bomb(server: ServerProcess) -> None:
+    data = png_bomb(20_000)
+    with httpx.Client(base_url=server.url, timeout=120) as client:
+        gid = client.post("/api/games", json={"variant": "rummy", "players": ["A", "B"]},
+                          headers=ADMIN).json()["id"]
+        began = time.perf_counter()
+        r = client.post(f"/api/games/{gid}/scan", headers=ADMIN,
+                        files={"image": ("bomb.png", data, "image/png")})
+        took = time.perf_counter() - began
+    print(f"bomb: {len(data) // 1024} KB PNG of 20000 × 20000 → {r.status_code} in {took:.2f} s"
+          f" ({r.json().get('detail', '')[:70]})")
+    print(f"  server {memory_mib(server.pid)}")
+
+
+@contextmanager
+def soft_file_limit(soft: int) -> Iterator[None]:
+    old = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, old[1]))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, old)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--connections", type=int, default=1100)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--soft-limit", type=int, default=1024)
+    parser.add_argument("--qr-clients", type=int, default=8)
+    parser.add_argument("--qr-seconds", type=float, default=8)
+    args = parser.parse_args()
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.connections + 1000), hard))
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["SCOREKEEPER_MODEL_DIR"] = str(Path(tmp) / "no-models")
+        with soft_file_limit(args.soft_limit):
+            server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN)
+        try:
+            print(f"idle: {probe(server.url, 3)}")
+            print(f"  server {memory_mib(server.pid)}")
+            flood(server, args.connections, args.seconds)
+            if args.qr_clients:
+                qr_load(server, args.qr_clients, args.qr_seconds)
+            bomb(server)
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
