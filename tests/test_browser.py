@@ -629,3 +629,55 @@ def test_game_named_in_the_url_and_rules_sheet(server: Server, browser: Any) -> 
     assert server.api("GET", f"/api/games/{first['id']}")["settings"]["target"] == 300
     assert admin.errors == []
     admin.page.context.close()
+
+
+def _plant_old_game(db: Path) -> None:
+    """A game an older scorekeeper stored: a lone surrogate and a bidi override in names."""
+    import sqlite3
+
+    names = ["Ann", "B\ud800ob", "\u202eCat 60"]
+    summary = {"players": [{"name": n, "total": 0, "eliminated": False} for n in names],
+               "game_over": False, "winner": None, "leader": None}
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("INSERT INTO games (variant, players, settings, created_at, seq, summary)"
+                     " VALUES ('rummy', ?, '{}', '2024-01-01T00:00:00+00:00', 0, ?)",
+                     (json.dumps(names), json.dumps(summary)))
+    conn.close()
+
+
+def test_names_that_would_break_the_page_are_refused_and_old_ones_still_show(
+        server: Server, phones: tuple[Phone, Phone]) -> None:
+    admin, viewer = phones
+    # create: a right-to-left override would turn "Ann 60" into "06 nnA" around it
+    admin.tid("primary-btn").click()
+    expect(admin.tid("newgame-sheet")).to_be_visible()
+    admin.tid("variant-rummy").click()
+    admin.tid("player-input-0").fill("\u202eAnn")
+    admin.tid("player-input-1").fill("Bob")
+    admin.tid("create-game").click()
+    expect(admin.tid("newgame-error")).to_be_visible()
+    expect(admin.tid("newgame-sheet")).to_be_visible()  # nothing created, input kept
+    assert server.api("GET", "/api/games") == []
+    admin.tid("player-input-0").fill("Ann")
+    admin.tid("create-game").click()
+    expect(admin.tid("newgame-sheet")).to_be_hidden()
+    # rename to a broken character (a lone surrogate, as a bad client could send)
+    admin.tid("rename-1").click()
+    admin.tid("ask-input").evaluate("el => { el.value = 'B\\ud800'; }")
+    admin.tid("ask-ok").click()
+    expect(admin.page.locator("#ask-error")).to_be_visible()
+    admin.page.keyboard.press("Escape")
+    assert [p["name"] for p in server.api("GET", "/api/games")[0]["players"]] == ["Ann", "Bob"]
+    # a database that already holds such names: the games list still shows, readably
+    server.stop()
+    _plant_old_game(server.data_dir / "scorekeeper.db")
+    server.start()
+    viewer.page.reload()
+    viewer.page.wait_for_selector("body.ready")
+    viewer.tid("menu-btn").click()
+    item = viewer.page.locator("[data-testid^=game-item-]").filter(has_text="Cat")
+    expect(item).to_contain_text("Cat 60")
+    text = item.inner_text()
+    assert "\u202e" not in text and "B\ufffdob" in text
+    shot(viewer, "names-games-list.png")

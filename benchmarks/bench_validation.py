@@ -1,0 +1,42 @@
+"""Reply size and time for a ~8 MB body of bogus players on POST /api/games.
+
+The error handler and the body models alone, with no body-size limit in front (the server
+answers 413 to any JSON body over 1 MB before validating it): what validation itself costs.
+
+    .venv/bin/python benchmarks/bench_validation.py
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from scorekeeper.store import GameStore
+from scorekeeper.web import api, errors
+from scorekeeper.web.hub import Hub
+
+
+def main() -> None:
+    warnings.simplefilter("ignore")
+    body = json.dumps({"variant": "chicago", "players": list(range(1_000_000))})
+    app = FastAPI()
+    app.state.store = GameStore(Path(tempfile.mkdtemp()) / "g.db")
+    app.state.hub = Hub()
+    errors.install(app)
+    api.register(app)
+    with TestClient(app) as c:
+        start = time.perf_counter()
+        r = c.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+        took = time.perf_counter() - start
+    print(f"body {len(body) / 1e6:.1f} MB -> {r.status_code}, reply {len(r.content)} bytes "
+          f"in {took:.2f} s: {r.text[:100]}")
+
+
+if __name__ == "__main__":
+    main()
