@@ -192,6 +192,8 @@ def export_detector(best: Path, imgsz: int, models: Path = MODELS,
         return files
     try:
         ncnn_dir = Path(YOLO(str(pt)).export(format="ncnn", imgsz=NCNN_IMGSZ))
+        # ultralytics' example script loads this machine's absolute paths: not for shipping
+        (ncnn_dir / "model_ncnn.py").unlink(missing_ok=True)
         files["ncnn"] = ncnn_dir.name
         files["ncnn_imgsz"] = NCNN_IMGSZ
     except Exception as exc:  # NCNN is optional off the Pi; ONNX serves everywhere
@@ -333,7 +335,8 @@ def build_model(work: Path, models: Path, plan: Plan, *, ncnn: bool = True,
         "classifier": {"onnx": "cards-cls.onnx", "crop": 48, "turns": True},
         "training": {**{k: v for k, v in asdict(plan).items() if k != "fallback"},
                      "detector_results": _results_rows(best),
-                     "classifier": cls_stats, "seconds": round(time.time() - start)},
+                     "classifier": cls_stats, "seconds": round(time.time() - start),
+                     "init": str(init) if init else None},
     }
     text = json.dumps(meta, indent=1) + "\n"
     (models / "model.json").write_text(text)
