@@ -98,6 +98,21 @@ def _stamp(canvas: np.ndarray, mask: np.ndarray, centre: tuple[float, float], an
     return m
 
 
+def _sheet(rng: np.random.Generator, canvas: np.ndarray, mask: np.ndarray,
+           paper: np.ndarray | None, ink: np.ndarray, centre: tuple[float, float] | None = None,
+           angle: float | None = None, opacity: float = 1.0) -> np.ndarray:
+    """`mask` printed in `ink` on a sheet of `paper` colour (None: straight on the table),
+    somewhere on the table at some angle; the affine from mask pixels to table pixels."""
+    H, W = canvas.shape[:2]
+    if centre is None:
+        centre = (float(rng.uniform(0, W)), float(rng.uniform(0, H)))
+    if angle is None:
+        angle = float(rng.uniform(0, 360))
+    if paper is not None:
+        _stamp(canvas, np.full(mask.shape, 255, np.uint8), centre, angle, paper)
+    return _stamp(canvas, mask, centre, angle, ink, opacity)
+
+
 def _quads(boxes: list[tuple[float, float, float, float]], m: np.ndarray) -> list[Quad]:
     return [np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], float) @ m[:, :2].T + m[:, 2]
             for x1, y1, x2, y2 in boxes]
@@ -164,15 +179,12 @@ def text_block(rng: np.random.Generator, canvas: np.ndarray, s: float) -> list[Q
     mask = _text_mask(rng, glyph, int(rng.integers(1, 8)))
     if mask is None:
         return []
-    H, W = canvas.shape[:2]
-    centre = (float(rng.uniform(0, W)), float(rng.uniform(0, H)))
     angle = float(rng.uniform(0, 360)) if rng.random() < 0.5 else float(
         rng.choice([0, 90, 180, 270]))
-    if rng.random() < 0.5:  # on its own sheet of paper
-        paper = np.ones_like(mask)
-        paper_colour = rng.uniform(190, 250, 3).astype(np.float32)
-        _stamp(canvas, paper, centre, angle, paper_colour)
-    m = _stamp(canvas, mask, centre, angle, _ink_colour(rng), float(rng.uniform(0.7, 1)))
+    # on its own sheet of paper, or printed on the cloth
+    paper = rng.uniform(190, 250, 3).astype(np.float32) if rng.random() < 0.5 else None
+    m = _sheet(rng, canvas, mask, paper, _ink_colour(rng), angle=angle,
+               opacity=float(rng.uniform(0.7, 1)))
     return _quads(_glyph_boxes(mask, rng, glyph), m)
 
 
@@ -183,12 +195,8 @@ def aruco(rng: np.random.Generator, canvas: np.ndarray, s: float) -> list[Quad]:
     marker = cv2.aruco.generateImageMarker(dictionary, int(rng.integers(50)), side)
     pad = max(2, side // 6)
     mask = 1.0 - np.pad(marker, pad, constant_values=255).astype(np.float32) / 255.0
-    paper = np.ones_like(mask)
-    H, W = canvas.shape[:2]
-    centre = (float(rng.uniform(0, W)), float(rng.uniform(0, H)))
-    angle = float(rng.uniform(0, 360))
-    _stamp(canvas, paper, centre, angle, rng.uniform(200, 250, 3).astype(np.float32))
-    m = _stamp(canvas, mask, centre, angle, rng.uniform(0, 50, 3).astype(np.float32))
+    m = _sheet(rng, canvas, mask, rng.uniform(200, 250, 3).astype(np.float32),
+               rng.uniform(0, 50, 3).astype(np.float32))
     h, w = mask.shape
     cells = [(pad + side * (i / 6), pad + side * (j / 6), pad + side * ((i + 2) / 6),
               pad + side * ((j + 2.5) / 6)) for i in range(0, 5, 2) for j in range(0, 4, 2)]
@@ -216,12 +224,8 @@ def ruler(rng: np.random.Generator, canvas: np.ndarray, s: float) -> list[Quad]:
             org = (x - tw // 2, int(height * 0.85))
             cv2.putText(mask, label, org, font, scale, 255, 1, cv2.LINE_AA)
             boxes.append((org[0] - 2.0, org[1] - th - 2.0, org[0] + tw + 2.0, org[1] + 3.0))
-    H, W = canvas.shape[:2]
-    centre = (float(rng.uniform(0, W)), float(rng.uniform(0, H)))
-    angle = float(rng.uniform(0, 360))
-    paper = np.full(mask.shape, 255, np.uint8)
-    _stamp(canvas, paper, centre, angle, rng.uniform(150, 250, 3).astype(np.float32))
-    m = _stamp(canvas, mask, centre, angle, rng.uniform(0, 60, 3).astype(np.float32))
+    m = _sheet(rng, canvas, mask, rng.uniform(150, 250, 3).astype(np.float32),
+               rng.uniform(0, 60, 3).astype(np.float32))
     return _quads(boxes, m)
 
 
@@ -251,12 +255,8 @@ def score_pad(rng: np.random.Generator, canvas: np.ndarray, s: float) -> list[Qu
             org = (int(c * w / cols + rng.uniform(2, max(3, w / cols - tw))), y - 2)
             cv2.putText(mask, text, org, font, scale, 255, max(1, int(row / 12)), cv2.LINE_AA)
             boxes.append((org[0] - 2.0, org[1] - th - 2.0, org[0] + tw + 2.0, org[1] + 3.0))
-    H, W = canvas.shape[:2]
-    centre = (float(rng.uniform(0, W)), float(rng.uniform(0, H)))
-    angle = float(rng.uniform(0, 360))
-    paper = np.full(mask.shape, 255, np.uint8)
-    _stamp(canvas, paper, centre, angle, rng.uniform(215, 255, 3).astype(np.float32))
-    m = _stamp(canvas, mask, centre, angle, _ink_colour(rng))
+    m = _sheet(rng, canvas, mask, rng.uniform(215, 255, 3).astype(np.float32),
+               _ink_colour(rng))
     keep = rng.permutation(len(boxes))[:10]
     return _quads([boxes[i] for i in keep], m)
 
@@ -317,9 +317,8 @@ def scan_mat(rng: np.random.Generator, canvas: np.ndarray, s: float) -> list[Qua
     H, W = canvas.shape[:2]
     centre = (float(rng.uniform(0.3, 0.7) * W), float(rng.uniform(0.3, 0.7) * H))
     angle = float(rng.choice([0, 90, 180, 270]) + rng.normal(0, 6))
-    paper = rng.uniform(200, 250, 3).astype(np.float32)
-    _stamp(canvas, np.ones_like(mask), centre, angle, paper)
-    m = _stamp(canvas, mask, centre, angle, rng.uniform(0, 50, 3).astype(np.float32))
+    m = _sheet(rng, canvas, mask, rng.uniform(200, 250, 3).astype(np.float32),
+               rng.uniform(0, 50, 3).astype(np.float32), centre, angle)
     glyph = 4.0 * px_mm
     return _quads(_glyph_boxes(mask, rng, glyph, keep=24), m)
 
