@@ -28,13 +28,13 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 import httpx
 
-from scorekeeper.web.spawn import ServerProcess, start_server
+from scorekeeper.web.spawn import ServerProcess, soft_file_limit, start_server
 
 TOKEN = "bench-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -158,16 +158,6 @@ def bomb(server: ServerProcess) -> None:
     print(f"bomb: {len(data) // 1024} KB PNG of 20000 × 20000 → {r.status_code} in {took:.2f} s"
           f" ({r.json().get('detail', '')[:70]})")
     print(f"  server {memory_mib(server.pid)}")
-
-
-@contextmanager
-def soft_file_limit(soft: int) -> Iterator[None]:
-    old = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, old[1]))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, old)
 
 
 def main() -> None:

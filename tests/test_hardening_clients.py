@@ -40,7 +40,7 @@ from scorekeeper.web.hub import Hub, StreamRefused
 from scorekeeper.web.imagesize import image_size
 from scorekeeper.web.limits import BodyLimit
 from scorekeeper.web.scan import Vision
-from scorekeeper.web.spawn import ServerProcess, free_port, start_server
+from scorekeeper.web.spawn import ServerProcess, free_port, soft_file_limit, start_server
 
 TOKEN = "hardening-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -88,17 +88,6 @@ def read_all(sock: socket.socket, timeout: float = 5) -> bytes:
     while chunk := sock.recv(65536):
         got += chunk
     return got
-
-
-@contextmanager
-def file_limit(soft: int) -> Iterator[None]:
-    """This process's soft open-file limit set to `soft` (children started inside keep it)."""
-    old = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, old[1]))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, old)
 
 
 @contextmanager
@@ -322,7 +311,7 @@ def test_the_server_lifts_its_soft_file_limit() -> None:
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     if hard != resource.RLIM_INFINITY and hard < 2048:
         pytest.skip(f"hard open-file limit is {hard}")
-    with file_limit(1024):
+    with soft_file_limit(1024):
         assert raise_file_limit(2048) == 2048
         assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == 2048
         assert raise_file_limit(1500) == 2048  # never lowered
@@ -339,7 +328,7 @@ def test_an_idle_flood_does_not_stop_the_server(tmp_path: Path) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < FLOOD + 500:
         pytest.skip(f"hard open-file limit is {hard}")
-    with file_limit(1024):  # the server starts as systemd would start it without LimitNOFILE
+    with soft_file_limit(1024):  # the server starts as systemd would start it without LimitNOFILE
         srv = start_server(tmp_path / "games.db", tmp_path, TOKEN)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, FLOOD + 500), hard))
     flood: list[socket.socket] = []

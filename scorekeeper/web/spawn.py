@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -10,8 +11,22 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+
+@contextmanager
+def soft_file_limit(soft: int) -> Iterator[None]:
+    """This process's soft open-file limit set to `soft` for a while: a server started inside
+    inherits it, as systemd would start one without LimitNOFILE."""
+    old = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, old[1]))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, old)
 
 
 def free_port() -> int:
