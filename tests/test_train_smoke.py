@@ -51,8 +51,8 @@ def test_classifier_crops_do_not_depend_on_worker_count(tmp_path: Path) -> None:
     from scorekeeper.vision.synth.dataset import render_dataset
     from scorekeeper.vision.synth.fallback import fallback_deck
 
-    render_dataset(tmp_path, 3, 256, 0, "train", 1, "detector", 0.6, None, None,
-                   [fallback_deck()])
+    # the default style: scenes with print, whose hard negatives are cut too
+    render_dataset(tmp_path, 3, 256, 0, "train", 1, "detector", decks=[fallback_deck()])
     one = crops_from_dataset(tmp_path, random.Random(1), workers=1, shard=1)
     two = crops_from_dataset(tmp_path, random.Random(1), workers=2, shard=1)
     assert len(one[0]) > 0

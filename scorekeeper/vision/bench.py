@@ -27,7 +27,7 @@ def frame_with_cards(size: tuple[int, int], cards: int, seed: int = 0,
         rows = [np.hstack([frame_with_cards((w, h), cards // tiles ** 2, seed + r * tiles + c)
                            for c in range(tiles)]) for r in range(tiles)]
         return np.vstack(rows)
-    from scorekeeper.vision.synth.compose import render_scene
+    from scorekeeper.vision.synth.compose import LEGACY, render_scene
     from scorekeeper.vision.synth.deckset import cache_ready, load_decks
     from scorekeeper.vision.synth.fallback import fallback_deck
 
@@ -35,7 +35,8 @@ def frame_with_cards(size: tuple[int, int], cards: int, seed: int = 0,
     rng = np.random.default_rng(seed)
     best, gap = None, None
     for _ in range(40):
-        image, labels = render_scene(rng, decks, size)
+        # the earlier generator's tables, so speed figures stay comparable across versions
+        image, labels = render_scene(rng, decks, size, LEGACY)
         n = len({o["card_id"] for o in labels if o["kind"] == "index"})
         if gap is None or abs(n - cards) < gap:
             best, gap = image, abs(n - cards)
