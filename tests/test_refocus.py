@@ -139,3 +139,35 @@ def test_a_first_look_that_finds_nothing_is_followed_by_a_coarse_one() -> None:
     assert len(dets) == 2 and looks == len(fake.scales) >= 2
     # the same camera's next frame starts where this one settled: one look
     assert reader.detect(np.zeros((2250, 3000, 3), np.uint8), camera="table")[1] == 1
+
+
+class EmptyThenCardsDetector(CloseUpDetector):
+    """An empty table first (nothing at any scale), then small cards at the usual scale."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.empty = True
+
+    def detect(self, image: np.ndarray, scale: float | None = None) -> list[Detection]:
+        self.scales.append(scale)
+        if self.empty or scale is None or scale < 0.5:
+            return []
+        return [Detection((100.0, 100.0, 130.0, 140.0), INDEX, 0.9)]
+
+
+@pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(), reason="no trained model")
+def test_an_empty_frame_does_not_move_the_cameras_scale() -> None:
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader()
+    fake = EmptyThenCardsDetector()
+    reader.detector = fake  # type: ignore[assignment]
+    frame = np.zeros((960, 1280, 3), np.uint8)
+    assert reader.detect(frame, camera="table")[0] == []  # configured look, then coarse
+    assert "table" not in reader.settled
+    fake.empty = False
+    dets, _ = reader.detect(frame, camera="table")
+    assert len(dets) == 1  # found at the configured scale, not lost at the coarse one
+    # a scale settled on a close-up that now sees nothing falls back to the configured one
+    reader.settled["table"] = 0.2
+    assert len(reader.detect(frame, camera="table")[0]) == 1

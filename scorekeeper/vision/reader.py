@@ -104,8 +104,9 @@ class CardReader:
 
     def detect(self, image: np.ndarray, camera: str | None = None
                ) -> tuple[list[Detection], int]:
-        """The detections to read, and how many looks they took (up to 3: a coarse look
-        when the first found nothing, then one at the scale the indices ask for).
+        """The detections to read, and how many looks they took (more than one: the
+        configured scale when the camera's settled one finds nothing, a coarse look when
+        that finds nothing, then one at the scale the indices ask for).
 
         A named camera's cards keep their size from frame to frame, so its next frame is
         first looked at where this one settled, and only its first frame pays for a second
@@ -115,17 +116,19 @@ class CardReader:
         dets, looks = self._look(image, first), 1
         if not self.refocus:
             return dets, looks
+        if not dets and first != self.scale:  # the camera's last scale sees nothing now
+            dets, first, looks = self._look(image, self.scale), self.scale, looks + 1
         long_side = max(image.shape[:2])
         coarse = COARSE_SIDE / long_side
         if not dets and coarse < first / MIN_GAIN:
             # nothing found: perhaps cards that fill the frame, too big for this input
-            dets, first, looks = self._look(image, coarse), coarse, 2
+            dets, first, looks = self._look(image, coarse), coarse, looks + 1
         again = refocus_scale([d.size for d in dets if d.cls == INDEX], long_side, first,
                               self.index_px, self.max_scale, base=self.scale,
                               card_sizes=[d.size for d in dets if d.cls == CARD])
         if again:
             dets, first, looks = self._look(image, again), again, looks + 1
-        if camera:
+        if camera and dets:  # an empty table says nothing about the cards' size
             self.settled[camera] = first
         return dets, looks
 
