@@ -59,6 +59,13 @@ def _inside(pt: tuple[float, float], box: list[float] | tuple[float, ...]) -> bo
     return box[0] <= pt[0] <= box[2] and box[1] <= pt[1] <= box[3]
 
 
+def legacy_set(test: Path) -> Path | None:
+    """The earlier generator's held-out scenes rendered beside `test` (no print, covered
+    pips labelled: `make model` renders them as `<test>-legacy`), if they are there."""
+    legacy = test.with_name(test.name + "-legacy")
+    return legacy if (legacy / "cards").is_dir() else None
+
+
 def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> dict[str, Any]:
     score = Score()
     for meta_path in sorted((root / "cards").glob("*.json"))[:limit]:
@@ -151,10 +158,8 @@ def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: i
     real = real or REAL_PHOTOS
     if (synthetic / "cards").exists():
         out.write(format_report("held-out deck", eval_synthetic(reader, synthetic, limit)) + "\n")
-        # the earlier generator's held-out scenes (no print, covered pips labelled), kept
-        # so figures stay comparable across the labelling change
-        legacy = synthetic.with_name(synthetic.name + "-legacy")
-        if (legacy / "cards").exists():
+        # kept so figures stay comparable across the labelling change
+        if (legacy := legacy_set(synthetic)) is not None:
             out.write(format_report("held-out deck, earlier labelling",
                                     eval_synthetic(reader, legacy, limit)) + "\n")
     else:

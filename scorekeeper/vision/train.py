@@ -352,13 +352,12 @@ def _results_rows(best: Path) -> list[str]:
 
 
 def evaluate_model(models: Path, test: Path) -> dict:
-    from scorekeeper.vision.evaluate import eval_real, eval_synthetic, format_report
+    from scorekeeper.vision.evaluate import eval_real, eval_synthetic, format_report, legacy_set
     from scorekeeper.vision.reader import CardReader
 
     reader = CardReader(models)
     metrics = {"held_out_deck": eval_synthetic(reader, test)}
-    legacy = test.with_name(test.name + "-legacy")
-    if (legacy / "cards").is_dir():  # the earlier generator's held-out set, for comparison
+    if (legacy := legacy_set(test)) is not None:
         metrics["held_out_deck_legacy"] = eval_synthetic(reader, legacy)
     metrics["real_photos"] = eval_real(reader)
     (models / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
