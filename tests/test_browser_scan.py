@@ -11,6 +11,7 @@ Run: `.venv/bin/python -m pytest tests/test_browser_scan.py -m browser`.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -316,7 +317,7 @@ def test_chicago_knock_check_verdict(server: Server, phones: tuple[Phone, Phone]
 
     # A player at 100 (out at 101) may not knock at all.
     head = admin.page.evaluate(
-        "async () => (await import('/static/scan.js')).knockVerdict("
+        "async () => (await import('/static/knock.js')).knockVerdict("
         "{knock: {limit: 0, deadwood: 3, legal: false, melds: []}, hand: ['AH']}, 100).head"
     )
     assert head == "Not legal — may not knock at 100"
@@ -330,6 +331,12 @@ def test_chicago_knock_check_verdict(server: Server, phones: tuple[Phone, Phone]
     expect(admin.tid("scan-group-hand").locator(".scan-chip")).to_have_count(7)
     admin.tid("scan-confirm").click()
     assert chip_cards(admin.tid("zone-hand")) == sorted(CHICAGO_CARDS)
+    # who asked "Knock?" and confirmed is the knocker: 8 cards are then a knocker's hand
+    expect(admin.tid("toggle-knocked")).to_have_attribute("aria-pressed", "true")
+    expect(admin.tid("entry-tab-0")).to_contain_text("knock")
+    n = len(CHICAGO_CARDS)
+    expect(admin.tid("zone-hint")).to_have_text(f"{n} of 7 or 8 cards")
+    expect(admin.tid("zone-hint")).not_to_have_class(re.compile("warn"))
 
 
 def test_real_scan_endpoint_without_camera(tmp_path: Path, browser: Any) -> None:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
 from scorekeeper.web.events import game_events
+from scorekeeper.web.variants import variants
 
 # Cheap bounds checked before anything else, so that a flood stops at its first item. They
 # sit far above what the rules allow (8 players, 40-character names, 11 settings): the
@@ -69,6 +70,13 @@ def list_games(request: Request) -> Response:
 
 
 @public
+def list_variants() -> Response:
+    """The variants' rule data, so the page never keeps its own copy of the rules."""
+    body = variants().model_dump(mode="json")
+    return JSONResponse(body, headers={"Cache-Control": "max-age=300"})
+
+
+@public
 def get_game(game_id: int, request: Request) -> Response:
     return JSONResponse(_store(request).get(game_id))
 
@@ -113,6 +121,7 @@ def preview_hand(game_id: int, body: HandBody, request: Request) -> Response:
 def register(app: FastAPI) -> None:
     """Add the game routes to `app` (whose route class guards all non-public ones)."""
     add = app.add_api_route
+    add("/api/variants", list_variants, methods=["GET"])
     add("/api/games", list_games, methods=["GET"])
     add("/api/games", create_game, methods=["POST"], status_code=201)
     add("/api/games/{game_id}", get_game, methods=["GET"])

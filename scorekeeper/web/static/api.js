@@ -138,6 +138,7 @@ function scanForm(file, player) {
 
 export const api = {
   session: () => request('GET', '/api/session'),
+  variants: () => request('GET', '/api/variants'),
   games: () => request('GET', '/api/games'),
   game: (id) => request('GET', `/api/games/${enc(id)}`),
   createGame: (body) => request('POST', '/api/games', body),

@@ -7,7 +7,7 @@ import { icon, openCamera } from './scan.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
 import {
-  VARIANTS, VARIANT_ORDER, variantLabel, defaultSettings, settingText, settingLabel,
+  VARIANTS, VARIANT_ORDER, variantLabel, defaultSettings, setVariants,
 } from './variants.js';
 
 const state = {
@@ -615,7 +615,7 @@ function openNewGame() {
       type: 'button',
       class: 'btn btn-ghost btn-block',
       testid: 'add-player',
-      disabled: ng.names.length >= 8,
+      disabled: ng.names.length >= max,
       onclick: () => {
         syncNames();
         ng.names.push('');
@@ -831,9 +831,23 @@ function schedulePoll() {
   }, idle ? 3000 : 15000);
 }
 
+/** The variants' rules from the server: the page keeps no copy of them. */
+async function loadVariants() {
+  for (;;) {
+    try {
+      setVariants(await api.variants());
+      return;
+    } catch (e) {
+      showEmpty(`Cannot load the game rules: ${e.message}`);
+      await new Promise((resolve) => { setTimeout(resolve, 2000); });
+    }
+  }
+}
+
 async function init() {
   const wanted = absorbLocation();
   wire();
+  await loadVariants();
   await checkSession();
   await loadGames();
   if (wanted != null) {

@@ -1,5 +1,6 @@
 // Card codes: rank A 2 … 10 J Q K + suit C D H S ("10H", "AS"); joker "JK".
 import { h } from './util.js';
+import { VARIANTS, ruleFor } from './variants.js';
 
 export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
 export const SUITS = ['S', 'H', 'D', 'C'];
@@ -51,15 +52,14 @@ export function sortCards(cards) {
   });
 }
 
-/** How many copies of each card a hand may hold, and whether jokers exist. */
+/** How many copies of each card the game's decks hold, and how many jokers (from the rules). */
 export function deckRules(variant, settings = {}) {
-  if (variant === 'chicago') return { copies: 2, jokers: 0 };
-  if (variant === 'rummy500') {
-    const decks = Number(settings.decks ?? 1) || 1;
-    const jokers = Number(settings.jokers ?? 2);
-    return { copies: decks, jokers: jokers * decks };
-  }
-  return { copies: 1, jokers: 0 };
+  return ruleFor(variant, VARIANTS[variant]?.deck, settings) || { copies: 1, jokers: 0 };
+}
+
+/** Point value of each rank in a game ("A".."K", "JK"), from the rules. */
+export function cardValues(variant, settings = {}) {
+  return ruleFor(variant, VARIANTS[variant]?.cardValues, settings) || {};
 }
 
 /** A card chip; pass onclick to make it a removable button. */

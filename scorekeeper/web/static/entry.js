@@ -9,7 +9,7 @@ import {
 } from './scan.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
-import { variantLabel } from './variants.js';
+import { VARIANTS, variantLabel } from './variants.js';
 
 /** Which end-of-hand toggles each variant shows. */
 const TOGGLES = {
@@ -256,17 +256,29 @@ function entered(p) {
   return p.hand.length + p.melds.reduce((a, m) => a + m.length, 0);
 }
 
-/** A confirmed scan replaces the player's cards (Rummy 500: melds and hand). */
-function takeScan(i, { hand, melds }) {
+/** Chicago: make player `i` the one who knocked (exactly one player ends the hand). */
+function markKnocker(i) {
+  st.players.forEach((q, j) => {
+    q.knocked = j === i;
+    q.rummy = false;
+  });
+}
+
+/**
+ * A confirmed scan replaces the player's cards (Rummy 500: melds and hand). After "Knock?"
+ * the player is the knocker: their eighth card then counts as a knocker's.
+ */
+function takeScan(i, { hand, melds }, { knocker = false } = {}) {
   const p = st.players[i];
   p.hand = [...hand];
   if (st.variant === 'rummy500') p.melds = melds.map((m) => [...m]);
+  if (knocker) markKnocker(i);
   st.active = i;
   st.zone = 'hand';
   changed();
 }
 
-function reviewScan(i, result, file) {
+function reviewScan(i, result, file, { knocker = false } = {}) {
   const mine = st;
   const p = st.players[i];
   openReview({
@@ -277,7 +289,7 @@ function reviewScan(i, result, file) {
     existing: entered(p),
     fromPhoto: !!file,
     onConfirm: (cards) => {
-      if (st === mine) takeScan(i, cards);
+      if (st === mine) takeScan(i, cards, { knocker });
     },
     onRescan: () => {
       if (st !== mine) return;
@@ -319,7 +331,7 @@ function knockCheck(i) {
     player: p.name,
     total,
     onReview: (result, fromPhoto) => {
-      if (st === mine) reviewScan(i, result, fromPhoto ? true : null);
+      if (st === mine) reviewScan(i, result, fromPhoto ? true : null, { knocker: true });
     },
   });
 }
@@ -517,13 +529,15 @@ function renderPlayer() {
   } else {
     let hint = '';
     if (v === 'chicago') {
-      const want = p.knocked || p.rummy ? '7 or 8' : '7';
+      const size = VARIANTS.chicago?.handSize || {};
+      const want = p.knocked || p.rummy ? `${size.cards} or ${size.ender}` : `${size.cards}`;
       hint = `${p.hand.length} of ${want} cards`;
     }
     else if (p.went_out) hint = 'went out: no cards';
     else hint = 'cards left in hand';
     const n = p.hand.length;
-    const warn = v === 'chicago' && n > 0 && !(n === 7 || (n === 8 && (p.knocked || p.rummy)));
+    const size = VARIANTS.chicago?.handSize || {};
+    const warn = v === 'chicago' && n > 0 && !(n === size.cards || (n === size.ender && (p.knocked || p.rummy)));
     zones.push(zoneBox({ zone: 'hand', title: 'Cards', hint, cards: p.hand, warn }));
   }
 

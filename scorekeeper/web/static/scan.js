@@ -5,6 +5,7 @@ import { api } from './api.js';
 import {
   JOKER, cardCode, cardLabel, chipRow, deckRules, parseCard, pickerGrid, suitClass,
 } from './cards.js';
+import { knockVerdict } from './knock.js';
 import { $, h, s, fill, num, openDialog, closeDialog } from './util.js';
 
 export const LOW_CONFIDENCE = 0.8; // below this a read card is marked for checking
@@ -666,31 +667,6 @@ function renderPicker() {
 }
 
 // ---- Knock? (Chicago) -----------------------------------------------------------------
-
-/** The one-glance answer: {legal: true|false|null, head, text}; `tail` never wraps. */
-function verdictOf(legal, lead, tail, text) {
-  return { legal, head: lead + tail, lead, tail, text };
-}
-
-export function knockVerdict(result, total) {
-  const k = result?.knock;
-  if (k) {
-    if (k.limit != null && k.limit <= 0) {
-      const at = total ?? 100 - k.limit;
-      return verdictOf(false, 'Not legal — ', `may not knock at ${num(at)}`, 'Only rummy ends the hand for this player now.');
-    }
-    if (k.legal) return verdictOf(true, 'Legal knock — ', `${num(k.deadwood)} ≤ ${num(k.limit)}`, '');
-    return verdictOf(false, 'Not legal — ', `${num(k.deadwood)} > ${num(k.limit)}`, 'A knock now costs the penalty.');
-  }
-  const bad = (result?.impossible || []).map(cardLabel);
-  if (bad.length) {
-    return { legal: null, head: 'Check the cards', text: `${bad.join(' ')} read more often than the decks hold. Review the cards.` };
-  }
-  if (!(result?.hand || []).length) {
-    return { legal: null, head: 'No cards found', text: 'Lay the cards face up with their corners showing, and scan again.' };
-  }
-  return { legal: null, head: 'No answer', text: 'The knock check needs the player’s 7 or 8 cards.' };
-}
 
 let kn = null; // the open knock check
 
