@@ -2,7 +2,7 @@
 import { api, absorbLocation, getToken, setToken } from './api.js';
 import { chipRow, cardCode } from './cards.js';
 import { renderChart, playerColor } from './chart.js';
-import { openEntry } from './entry.js';
+import { hasDraft, openEntry } from './entry.js';
 import { icon, openCamera } from './scan.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
@@ -859,6 +859,9 @@ async function init() {
   } else {
     showEmpty();
   }
+  // A hand this phone was entering when the page went away: back to it, cards and all.
+  const g = state.game;
+  if (state.admin && g && !g.game_over && hasDraft(g)) startHand();
   document.body.classList.add('ready');
 }
 

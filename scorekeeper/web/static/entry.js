@@ -7,6 +7,9 @@ import {
 import {
   icon, openCamera, openKnock, openReview, photoInput, scanCards, scanHint,
 } from './scan.js';
+import {
+  agoText, clearDraft, draftKey, loadDraft, pruneDrafts, saveDraft,
+} from './drafts.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
 import { VARIANTS, variantLabel } from './variants.js';
@@ -92,11 +95,34 @@ function hasInput() {
   );
 }
 
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage blocked: no drafts, nothing else changes
+  }
+}
+
+/** Keep the half-entered hand on this phone after every change. */
+function keepDraft() {
+  if (hasInput()) saveDraft(storage(), st.draftKey, requestBody().players, st.active);
+  else clearDraft(storage(), st.draftKey);
+}
+
 function changed() {
   st.dirty = true;
   st.error = null;
+  st.restored = null;
+  keepDraft();
   renderAll();
   schedulePreview();
+}
+
+/** Whether this phone keeps a half-entered new hand for the game's next hand. */
+export function hasDraft(game) {
+  const next = (game.hands || []).length + 1;
+  const names = (game.players || []).filter((p) => !p.eliminated).map((p) => p.name);
+  return loadDraft(storage(), draftKey(game.id, null, next), names) != null;
 }
 
 // ---- actions --------------------------------------------------------------------------
@@ -223,6 +249,7 @@ async function save() {
       : await api.correctHand(st.game.id, st.n, body);
     const n = st.n;
     const done = st.onSaved;
+    clearDraft(storage(), st.draftKey);
     st.saving = false;
     st.dirty = false;
     st.dialog.close('saved');
@@ -247,6 +274,7 @@ async function close() {
     });
     if (!ok) return;
   }
+  clearDraft(storage(), st.draftKey);
   st.dialog.close('cancel');
 }
 
@@ -656,7 +684,35 @@ function renderFooter() {
   save.textContent = st.saving ? 'Saving…' : st.n == null ? 'Save hand' : `Save hand ${st.n}`;
 }
 
+function startOver() {
+  clearDraft(storage(), st.draftKey);
+  const fresh = st.players.map((p) => blankPlayer(p.name));
+  st.players = fresh;
+  st.active = 0;
+  st.zone = 'hand';
+  st.restored = null;
+  st.dirty = false;
+  st.preview = null;
+  renderAll();
+  renderPreview();
+}
+
+function renderNotice() {
+  const el = st.els.notice;
+  el.hidden = st.restored == null;
+  if (st.restored == null) {
+    fill(el);
+    return;
+  }
+  fill(el,
+    h('span', { class: 'draft-text' }, `Restored the cards you were entering (${agoText(st.restored)}).`),
+    st.n == null
+      ? h('button', { type: 'button', class: 'btn btn-small btn-ghost', testid: 'draft-discard', onclick: startOver }, 'Start over')
+      : null);
+}
+
 function renderAll() {
+  renderNotice();
   renderTabs();
   renderPlayer();
   renderPicker();
@@ -681,13 +737,21 @@ export function openEntry({ game, n = null, onSaved }) {
   } else {
     players = (game.players || []).filter((p) => !p.eliminated).map((p) => blankPlayer(p.name));
   }
+  const next = (game.hands || []).length + 1;
+  const key = draftKey(game.id, n, next);
+  if (n == null) pruneDrafts(storage(), game.id, next);
+  const draft = loadDraft(storage(), key, players.map((p) => p.name));
+  if (draft) {
+    const kept = new Map(draft.players.map((p) => [p.name, fromInput(p)]));
+    players = players.map((p) => kept.get(p.name) || p);
+  }
   st = {
     game,
     variant: game.variant,
     settings: game.settings || {},
     n,
     players,
-    active: 0,
+    active: draft ? draft.active : 0,
     zone: 'hand',
     suit: 'S',
     preview: null,
@@ -695,8 +759,10 @@ export function openEntry({ game, n = null, onSaved }) {
     previewLoading: false,
     error: null,
     saving: false,
-    dirty: false,
+    dirty: !!draft,
     scan: { busy: null, error: null },
+    draftKey: key,
+    restored: draft ? draft.saved : null,
     onSaved,
     dialog,
     form,
@@ -709,6 +775,7 @@ export function openEntry({ game, n = null, onSaved }) {
   els.player = h('section', { class: 'entry-player', testid: 'entry-player' });
   els.preview = h('section', { class: 'preview', testid: 'preview', 'aria-live': 'polite' });
   els.error = h('p', { class: 'error error-box', testid: 'entry-error', role: 'alert', hidden: true });
+  els.notice = h('div', { class: 'draft-notice', testid: 'draft-notice', role: 'status', hidden: true });
   els.picker = h('div', { class: 'picker', testid: 'card-picker' });
   els.save = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'entry-save', onclick: save }, 'Save hand');
 
@@ -719,7 +786,7 @@ export function openEntry({ game, n = null, onSaved }) {
         h('h2', { testid: 'entry-title' }, title),
         h('div', { class: 'muted small' }, variantLabel(game.variant)))),
     els.tabs,
-    h('div', { class: 'entry-scroll' }, els.player, els.error, els.preview),
+    h('div', { class: 'entry-scroll' }, els.notice, els.player, els.error, els.preview),
     h('div', { class: 'entry-bottom' },
       els.picker,
       h('div', { class: 'entry-actions' },
@@ -743,5 +810,5 @@ export function openEntry({ game, n = null, onSaved }) {
   renderAll();
   renderPreview();
   openDialog(dialog);
-  if (n != null) runPreview();
+  if (n != null || draft) runPreview();
 }
