@@ -99,3 +99,58 @@ def test_a_draft_is_per_game_and_hand_and_can_be_dropped(
     admin.tid("draft-discard").click()
     expect(admin.tid("zone-hand").locator(".chip")).to_have_count(0)
     assert drafts(admin) == []
+
+
+def test_undo_then_redo_puts_the_hand_back(server: Server, phones: tuple[Phone, Phone]) -> None:
+    admin, viewer = phones
+    gid = server.api("POST", "/api/games", {"variant": "rummy500", "players": ["Ann", "Bob"]})["id"]
+    hand = {"players": [
+        {"name": "Ann", "hand": ["KD"],
+         "melds": [["7S", "8S", "9S"], {"cards": ["AH"], "on": ["2H", "3H", "4H"]}]},
+        {"name": "Bob", "hand": ["QC", "2D"]}]}
+    server.api("POST", f"/api/games/{gid}/hands", hand)
+    reload(admin)
+    expect(admin.tid("player-total-0")).to_have_text("15")  # 24 + 1 (low ace) - 10
+    admin.tid("undo-btn").click()
+    admin.tid("ask-ok").click()
+    expect(admin.tid("player-total-0")).to_have_text("0")
+    expect(viewer.tid("player-total-0")).to_have_text("0")
+    admin.tid("redo-btn").click()
+    expect(admin.tid("toast")).to_contain_text("Hand 1 is back")
+    expect(admin.tid("player-total-0")).to_have_text("15")
+    expect(viewer.tid("player-total-0")).to_have_text("15")
+    again = server.api("GET", f"/api/games/{gid}")["hands"][0]["players"]
+    assert again[0]["melds"] == hand["players"][0]["melds"]
+
+
+def test_messages_speak_the_players_words(server: Server, phones: tuple[Phone, Phone]) -> None:
+    admin, _ = phones
+    server.api("POST", "/api/games", {"variant": "rummy", "players": ["Ann", "Bob"]})
+    reload(admin)
+    admin.tid("primary-btn").click()
+    enter_player(admin, 1, ["KC", "QD"])
+    expect(admin.tid("preview-error")).to_have_text("Mark the player who went out.")
+    admin.tid("entry-save").click()
+    expect(admin.tid("entry-error")).to_have_text("Mark the player who went out.")
+    admin.tid("entry-close").click()
+    admin.tid("ask-ok").click()
+
+    admin.tid("games-btn").click()
+    admin.tid("menu-settings").click()
+    admin.tid("setting-target").fill("1.5")
+    admin.tid("settings-save").click()
+    expect(admin.tid("settings-error")).to_have_text("Target: must be a whole number.")
+    admin.tid("setting-target").fill("0")
+    admin.tid("settings-save").click()
+    expect(admin.tid("settings-error")).to_have_text("Target: must be 1 or more.")
+    words = admin.page.evaluate(
+        "async () => { const m = await import('/static/messages.js');"
+        " return [m.playerWords(\"setting knock_penalty=1.5: must be a whole number\", 'chicago'),"
+        " m.playerWords(\"hand 2: no winner: one player must have 'went_out'\", 'rummy'),"
+        " m.playerWords(\"Bob: nobody knocks in rummy10; use 'went_out'\", 'rummy10')]; }"
+    )
+    assert words == [
+        "Knock penalty: must be a whole number",
+        "Hand 2: no winner: mark the player who went out",
+        "Bob: nobody knocks in Rummy 10-card; use went out",
+    ]

@@ -4,6 +4,7 @@ import { chipRow, cardCode } from './cards.js';
 import { renderChart, playerColor } from './chart.js';
 import { hasDraft, openEntry } from './entry.js';
 import { icon, openCamera } from './scan.js';
+import { checkNumber, playerWords } from './messages.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
 import {
@@ -473,10 +474,31 @@ function startHand() {
   });
 }
 
+/** What a stored hand was entered as: posting it again puts the hand back. */
+function handInput(hand) {
+  return { players: (hand?.players || []).map((p) => ({ ...p })) };
+}
+
+async function redoHand(gameId, n, body) {
+  const g = state.game;
+  if (!g || String(g.id) !== String(gameId) || (g.hands || []).length !== n - 1) {
+    toast(`Hand ${n} cannot come back: the game has changed since.`, 'error');
+    return;
+  }
+  try {
+    await api.addHand(gameId, body);
+    toast(`Hand ${n} is back`);
+    refreshGame();
+  } catch (e) {
+    toast(playerWords(e.message, g.variant), 'error');
+  }
+}
+
 async function undoLast() {
   const g = state.game;
   if (!g || !(g.hands || []).length) return;
   const n = g.hands.length;
+  const body = handInput(g.hands[n - 1]);
   const ok = await ask({
     title: `Undo hand ${n}?`,
     text: 'Its scores are removed from every total.',
@@ -486,7 +508,9 @@ async function undoLast() {
   });
   if (!ok) return;
   closeDialog($('#handinfo'));
-  toast(`Hand ${n} removed`);
+  toast(`Hand ${n} removed`, 'ok', 8000, {
+    label: 'Redo', testid: 'redo-btn', onclick: () => redoHand(g.id, n, body),
+  });
   refreshGame();
 }
 
@@ -536,8 +560,10 @@ function settingsFields(variant, values, { disabled = false } = {}) {
       });
       getters.push(() => {
         const raw = control.value.trim();
-        if (raw === '') return [d.key, d.default ?? null];
-        return [d.key, Number(raw)];
+        if (raw === '' && d.default != null) return [d.key, d.default];
+        const got = checkNumber(d.label, raw, { min: d.min, optional: d.default == null });
+        if (got.error) throw new Error(got.error);
+        return [d.key, got.value];
       });
     }
     return h('label', { class: 'field', for: id }, h('span', { class: 'field-label' }, d.label), control);
@@ -655,7 +681,7 @@ function openNewGame() {
       await openGame(game.id, { pin: false });
       toast(`${variantLabel(ng.variant)} started`);
     } catch (e) {
-      showErr(e.message);
+      showErr(playerWords(e.message, ng.variant));
     } finally {
       createBtn.disabled = false;
       createBtn.textContent = 'Start game';
@@ -701,7 +727,7 @@ function openSettings() {
         toast('Rules updated');
         refreshGame();
       } catch (e) {
-        err.textContent = e.message;
+        err.textContent = playerWords(e.message, g.variant);
         err.hidden = false;
       } finally {
         saveBtn.disabled = false;

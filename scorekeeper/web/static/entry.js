@@ -10,6 +10,7 @@ import {
 import {
   agoText, clearDraft, draftKey, loadDraft, pruneDrafts, saveDraft,
 } from './drafts.js';
+import { missingEnder, playerWords } from './messages.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
 import { VARIANTS, variantLabel } from './variants.js';
@@ -217,6 +218,14 @@ async function runPreview() {
     renderPreview();
     return;
   }
+  const missing = missingEnder(st.variant, st.players);
+  if (missing) {
+    st.preview = null;
+    st.previewError = missing;
+    st.previewLoading = false;
+    renderPreview();
+    return;
+  }
   st.previewLoading = true;
   renderPreview();
   try {
@@ -227,7 +236,7 @@ async function runPreview() {
   } catch (e) {
     if (!st || mine !== previewSeq) return;
     st.preview = null;
-    st.previewError = e.message;
+    st.previewError = playerWords(e.message, st.variant);
   }
   st.previewLoading = false;
   renderPreview();
@@ -238,6 +247,12 @@ const schedulePreview = debounce(runPreview, 300);
 async function save() {
   if (st.saving) return;
   schedulePreview.cancel();
+  const missing = missingEnder(st.variant, st.players);
+  if (missing) {
+    st.error = missing;
+    renderError();
+    return;
+  }
   st.saving = true;
   st.error = null;
   renderFooter();
@@ -257,7 +272,7 @@ async function save() {
   } catch (e) {
     // Keep every card the user entered; say clearly what went wrong.
     st.saving = false;
-    st.error = e.message;
+    st.error = playerWords(e.message, st.variant);
     renderFooter();
     renderError();
     $('[data-testid="entry-error"]', st.form)?.scrollIntoView({ block: 'nearest' });

@@ -1,12 +1,28 @@
 // Shared bits of page chrome: toast messages and the confirm / prompt dialog.
-import { $, openDialog } from './util.js';
+import { $, h, openDialog } from './util.js';
 
 let toastTimer = null;
 
-/** A short message at the top of the screen; kind = 'ok' | 'error'. */
-export function toast(message, kind = 'ok', ms = 3200) {
+/**
+ * A short message at the top of the screen; kind = 'ok' | 'error'. `action`
+ * ({label, testid, onclick}) adds a button (Redo after an undo), and keeps it up longer.
+ */
+export function toast(message, kind = 'ok', ms = 3200, action = null) {
   const el = $('#toast');
   el.textContent = message;
+  if (action) {
+    el.append(h('button', {
+      type: 'button',
+      class: 'toast-action',
+      testid: action.testid,
+      onclick: (ev) => {
+        ev.stopPropagation();
+        el.hidden = true;
+        action.onclick();
+      },
+    }, action.label));
+    ms = Math.max(ms, 8000);
+  }
   el.className = `toast toast-${kind}`;
   el.hidden = false;
   clearTimeout(toastTimer);

@@ -136,3 +136,9 @@ export function defaultSettings(variant) {
   for (const s of VARIANTS[variant]?.settings || []) out[s.key] = s.default;
   return out;
 }
+
+/** What the page calls a setting ("Knock penalty" for knock_penalty). */
+export function settingLabel(variant, key) {
+  const def = (VARIANTS[variant]?.settings || []).find((s) => s.key === key);
+  return def?.label || WORDS[variant]?.settings?.[key]?.label || key.replace(/_/g, ' ');
+}
