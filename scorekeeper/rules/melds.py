@@ -6,10 +6,11 @@ the property tests check the two agree.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.rules.cards import ACE, Card
+from scorekeeper.rules.cards import ACE, SUITS, Card
 
 MAX_RUN = 13
 
@@ -17,27 +18,28 @@ MAX_RUN = 13
 @dataclass(frozen=True)
 class MeldRules:
     wild_twos: bool = False  # Chicago: every 2 is wild
-    jokers_wild: bool = True
+    jokers_wild: bool = True  # Rummy 500; a joker in a game without wild jokers melds nowhere
     ace_high: bool = False  # Q-K-A allowed as well as A-2-3 (never wrapping)
     duplicates_in_set: bool = False  # two identical cards in one set; sets of any size
     min_naturals: int = 0  # cards in a meld that are not wild
 
     def is_wild(self, card: Card) -> bool:
-        return card.is_joker or (self.wild_twos and card.rank == 2)
+        if card.is_joker:
+            return self.jokers_wild
+        return self.wild_twos and card.rank == 2
 
     @property
     def max_set(self) -> int:
         """Without duplicates a set holds each suit at most once, so at most four cards."""
-        return 10_000 if self.duplicates_in_set else 4
+        return sys.maxsize if self.duplicates_in_set else len(SUITS)
 
 
-def split_wilds(cards: Sequence[Card], rules: MeldRules) -> tuple[list[Card], int]:
-    naturals = [c for c in cards if not rules.is_wild(c)]
-    return naturals, len(cards) - len(naturals)
+def natural_cards(cards: Sequence[Card], rules: MeldRules) -> list[Card]:
+    return [c for c in cards if not rules.is_wild(c)]
 
 
 def is_set(cards: Sequence[Card], rules: MeldRules) -> bool:
-    naturals, _ = split_wilds(cards, rules)
+    naturals = natural_cards(cards, rules)
     if len(cards) < 3 or len(cards) > rules.max_set or len(naturals) < rules.min_naturals:
         return False
     if len({c.rank for c in naturals}) > 1:
@@ -55,7 +57,7 @@ def run_fits(ranks: Sequence[int], length: int, low: int) -> bool:
 
 def is_run(cards: Sequence[Card], rules: MeldRules, ace: str = "any") -> bool:
     """A run; `ace` = "low" or "high" restricts where an ace may sit."""
-    naturals, _ = split_wilds(cards, rules)
+    naturals = natural_cards(cards, rules)
     n = len(cards)
     if n < 3 or n > MAX_RUN or len(naturals) < rules.min_naturals:
         return False
@@ -80,7 +82,7 @@ def ace_is_low(cards: Sequence[Card], rules: MeldRules) -> bool:
     A list that also reads as a set, or as Q-K-A without the 2 or 3 actually present,
     keeps its aces at full value: a joker's declared rank is not in the card codes.
     """
-    naturals, _ = split_wilds(cards, rules)
+    naturals = natural_cards(cards, rules)
     aces = [c for c in naturals if c.rank == ACE]
     if not aces or is_set(cards, rules) or not is_run(cards, rules, ace="low"):
         return False
