@@ -44,17 +44,20 @@ def _flag(raw: dict, key: str, who: str) -> bool:
     return value
 
 
-def _meld_entry(raw: object, who: str) -> MeldEntry:
+def _meld_entry(raw: object) -> MeldEntry:
+    """A meld as a list of cards, or {"cards": [...], "on": [...]} for a lay-off; the
+    caller names the player in any refusal."""
+    on: list[Card] = []
     if isinstance(raw, dict):
         unknown = set(raw) - {"cards", "on"}
         if unknown:
-            raise RulesError(f"player {who}: unknown meld key {shown(sorted(unknown)[0])}")
-        return MeldEntry(tuple(parse_cards(raw.get("cards"))),
-                         tuple(parse_cards(raw.get("on", []))))
+            raise RulesError(f"unknown meld key {shown(sorted(unknown)[0])}")
+        on = parse_cards(raw.get("on", []))
+        raw = raw.get("cards")
     cards = parse_cards(raw)
     if not cards:
-        raise RulesError(f"player {who}: an empty meld")
-    return MeldEntry(tuple(cards))
+        raise RulesError("an empty meld")
+    return MeldEntry(tuple(cards), tuple(on))
 
 
 def parse_player(raw: object, *, with_total: bool = True) -> PlayerHand:
@@ -79,7 +82,7 @@ def parse_player(raw: object, *, with_total: bool = True) -> PlayerHand:
         melds_raw = raw.get("melds", [])
         if not isinstance(melds_raw, list):
             raise RulesError(f"melds must be a list of card lists, got {shown(melds_raw)}")
-        melds = tuple(_meld_entry(m, name) for m in melds_raw)
+        melds = tuple(_meld_entry(m) for m in melds_raw)
     except RulesError as exc:
         raise RulesError(f"player {name}: {exc}") from None
     return PlayerHand(name, total, hand, melds, _flag(raw, "knocked", name),
