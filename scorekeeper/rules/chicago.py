@@ -46,15 +46,12 @@ def best_hand(cards: list[Card], s: ChicagoSettings, *,
     rules = meld_rules(s)
     if not (knocker and len(cards) == SEVEN + 1 and s.knocker_shows == "best_seven"):
         return solve(cards, rules, pip_value), None
-    best: tuple[Solution, Card | None] | None = None
-    for i, card in enumerate(cards):
-        if card in cards[:i]:
-            continue
-        sol = solve(cards[:i] + cards[i + 1:], rules, pip_value)
-        if best is None or sol.deadwood < best[0].deadwood:
-            best = (sol, card)
-    assert best is not None
-    return best
+    options = []
+    for card in dict.fromkeys(cards):  # two identical cards: dropping either is the same
+        rest = list(cards)
+        rest.remove(card)
+        options.append((solve(rest, rules, pip_value), card))
+    return min(options, key=lambda option: option[0].deadwood)
 
 
 def instant_win(cards: list[Card], s: ChicagoSettings) -> bool:
