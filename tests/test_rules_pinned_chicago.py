@@ -7,6 +7,7 @@ import pytest
 
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.chicago import instant_win, knock_check, knock_limit
+from scorekeeper.rules.chicago import score as chicago_score
 from scorekeeper.rules.hand import MeldEntry, PlayerHand
 from scorekeeper.rules.scoring import score_hand
 from scorekeeper.rules.settings import ChicagoSettings
@@ -44,6 +45,21 @@ def test_knock_check_shows_the_melds_it_found() -> None:
     assert check == {"limit": 9, "deadwood": 2, "legal": True,
                      "melds": [["5H", "6H", "7H", "8H", "9H"]], "unmelded": ["AS", "AD"],
                      "dropped": None}
+
+
+@pytest.mark.parametrize(("hand", "message"), [
+    ("5H 6H 7H JK AS AD 9C", "JK cannot exist"),
+    ("5H 5H 5H 8H 9H AS AD", "5H appears 3 times"),
+])
+def test_knock_check_refuses_cards_the_decks_cannot_hold(hand: str, message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        knock_check(cards(hand), 0, ChicagoSettings())
+
+
+def test_scoring_directly_checks_complete_hands_by_default() -> None:
+    players = [_hand("Ann", "5H 6H 7H", knocked=True), _hand("Cat", CAT)]
+    with pytest.raises(RulesError, match="Ann holds 3 cards"):
+        chicago_score(players, ChicagoSettings())
 
 
 @pytest.mark.parametrize(("shows", "deadwood", "dropped", "legal"), [

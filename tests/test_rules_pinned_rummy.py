@@ -9,6 +9,7 @@ from scorekeeper.rules import RulesError, score_line
 from scorekeeper.rules.cards import JOKER, Card
 from scorekeeper.rules.hand import MeldEntry, PlayerHand
 from scorekeeper.rules.rummy import card_points, deal_size
+from scorekeeper.rules.rummy import score as rummy_score
 from scorekeeper.rules.rummy500 import card_points as r500_points
 from scorekeeper.rules.rummy500 import deck, entry_points
 from scorekeeper.rules.scoring import score_hand
@@ -103,6 +104,13 @@ def test_lowest_hand_collects_only_in_rummy_ten_card() -> None:
     assert [x["points"] for x in r["players"]] == [0, 10]
     with pytest.raises(RulesError, match="no winner"):
         score_hand(RummySettings(), players)
+
+
+def test_scoring_rummy_directly_checks_complete_hands_by_default() -> None:
+    players = [PlayerHand("Ann", 0, (), went_out=True), PlayerHand("Bob", 0, ())]
+    with pytest.raises(RulesError, match="Bob holds no cards"):
+        rummy_score(players, RummySettings())
+    assert rummy_score(players, RummySettings(), complete=False)["players"][0]["points"] == 0
 
 
 @pytest.mark.parametrize(("settings", "card", "points"), [

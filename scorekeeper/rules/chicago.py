@@ -31,7 +31,11 @@ def knock_limit(total: int) -> int:
 
 
 def knock_check(cards: list[Card], total: int, s: ChicagoSettings) -> dict[str, Any]:
-    """The knock check for a hand before it is shown: limit, deadwood, legality and melds."""
+    """The knock check for a hand before it is shown: limit, deadwood, legality and melds.
+
+    Cards the two decks cannot hold (a joker, a third 7H) are refused, as when scoring:
+    counted, a misread joker would look like a card worth nothing."""
+    DECK.check(cards)
     sol, dropped = best_hand(cards, s, knocker=True)
     limit = knock_limit(total)
     return {"limit": limit, "deadwood": sol.deadwood, "legal": limit > 0 and sol.deadwood <= limit,
