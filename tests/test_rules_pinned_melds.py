@@ -80,6 +80,7 @@ def test_run_edges(rules: MeldRules, hand: str, is_a_run: bool) -> None:
     ("high", "QH KH AH", True),
     ("any", "QH KH AH", True),
     ("high", "7H 8H 9H", True),                    # no ace: where it sits does not matter
+    ("high", "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", True),  # 2 up to a high ace
 ])
 def test_run_with_the_ace_pinned(ace: str, hand: str, ok: bool) -> None:
     assert is_run(cards(hand), R500, ace=ace) is ok
@@ -103,9 +104,15 @@ def test_thirteen_wilds_make_the_longest_run_and_fourteen_none() -> None:
     ([13], 4, 1, True),              # 10-J-Q-K
     ([14], 4, 2, True),              # J-Q-K-A
     ([5, 9], 4, 1, False),           # 5..9 spans five cards
+    ([14], 3, 1, False),             # a high ace is outside the ace-low window
 ])
 def test_run_fits(ranks: list[int], length: int, low: int, fits: bool) -> None:
     assert run_fits(ranks, length, low) is fits
+
+
+def test_nothing_is_wild_unless_the_variant_says_so() -> None:
+    assert not MeldRules().is_wild(JOKER) and not MeldRules().is_wild(Card(2, "H"))
+    assert is_set(cards("7H 7S JK"), MeldRules()) is False
 
 
 @pytest.mark.parametrize(("rules", "card", "wild"), [
@@ -125,6 +132,9 @@ def test_what_is_wild(rules: MeldRules, card: Card, wild: bool) -> None:
     ("QH KH AH JK", False),           # J-Q-K-A
     ("KH AH JK", False),              # Q-K-A: the joker is the queen
     ("AH 2H", False),                 # two cards are no meld: the ace keeps its value
+    ("2H 3H 4H", False),              # no ace at all
+    # A..K with jokers for the 2 and 3 reads as 2..A too: no natural 2 or 3, so full value
+    ("AH 4H 5H 6H 7H 8H 9H 10H JH QH KH JK JK", False),
     ("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", True),  # A..K: the ace sits below the 2
 ])
 def test_when_an_ace_is_low(hand: str, low: bool) -> None:

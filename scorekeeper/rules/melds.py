@@ -18,7 +18,7 @@ MAX_RUN = 13
 @dataclass(frozen=True)
 class MeldRules:
     wild_twos: bool = False  # Chicago: every 2 is wild
-    jokers_wild: bool = True  # Rummy 500; a joker in a game without wild jokers melds nowhere
+    jokers_wild: bool = False  # Rummy 500; where jokers are not wild, a joker melds nowhere
     ace_high: bool = False  # Q-K-A allowed as well as A-2-3 (never wrapping)
     duplicates_in_set: bool = False  # two identical cards in one set; sets of any size
     min_naturals: int = 0  # cards in a meld that are not wild
