@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+NODE_STAMP := node_modules/.installed
 
 # The torch pair ultralytics trains with: a bare `torch` pulls a build that breaks here.
 ifeq ($(shell uname -m),aarch64)
@@ -29,11 +30,19 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev,train]'
 	touch $@ $(RUN_STAMP)
 
+# The phone page's lint (Biome) and the axe-core the browser tests load: pinned by the lock.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
 run: $(RUN_STAMP)
 	$(BIN)/scorekeeper serve $(ARGS)
 
 test: $(TEST_STAMP)
+test: $(NODE_STAMP)
 	$(BIN)/ruff check scorekeeper tests benchmarks
+	npx --no-install biome ci --error-on-warnings
+	node --test tests/js/*.test.mjs
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 model: $(TEST_STAMP)

@@ -249,6 +249,31 @@ def shot(phone: Phone, name: str) -> Path:
     return path
 
 
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # npm ci (make test) installs it
+SERIOUS = ("serious", "critical")
+
+
+def axe_problems(phone: Phone) -> list[str]:
+    """axe-core's serious and critical violations on what the page shows now.
+
+    axe comes from the npm lock (node_modules), never a CDN; it is evaluated through the
+    DevTools protocol, so the page's Content-Security-Policy needs no exception for it.
+    """
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
+    if not phone.page.evaluate("typeof window.axe === 'object'"):
+        phone.page.evaluate(AXE.read_text(encoding="utf-8"))
+    found = phone.page.evaluate(
+        """async () => {
+          const r = await axe.run(document, { resultTypes: ['violations'] });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+        }"""
+    )
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+            for v in found if v["impact"] in SERIOUS]
+
+
 ANN_KNOCK = ["AH", "2H", "3H", "4C", "4D", "4S", "5C"]  # 5 deadwood: legal, limit 9
 BOB_HAND = ["KC", "QD", "JS", "9H", "8H", "7C", "6D"]  # no meld: 60
 CHICAGO_H1 = {

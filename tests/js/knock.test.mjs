@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { knockVerdict } from '../../scorekeeper/web/static/knock.js';
+import './setup.mjs';
+
+const knock = (k) => ({ knock: { melds: [], ...k }, hand: ['AH'] });
+
+test('a legal knock', () => {
+  const v = knockVerdict(knock({ limit: 9, deadwood: 4, legal: true }), 0);
+  assert.equal(v.legal, true);
+  assert.equal(v.head, 'Legal knock — 4 ≤ 9');
+});
+
+test('over the limit', () => {
+  const v = knockVerdict(knock({ limit: 5, deadwood: 12, legal: false }), 95);
+  assert.equal(v.legal, false);
+  assert.equal(v.head, 'Not legal — 12 > 5');
+  assert.match(v.text, /penalty/);
+});
+
+test('no knock at all at 100, the total read from the limit when not given', () => {
+  assert.equal(knockVerdict(knock({ limit: 0, deadwood: 3, legal: false }), 100).head,
+    'Not legal — may not knock at 100');
+  assert.equal(knockVerdict(knock({ limit: 0, deadwood: 3, legal: false })).head,
+    'Not legal — may not knock at 100');
+});
+
+test('no answer without cards, or with impossible cards', () => {
+  assert.equal(knockVerdict({ hand: [] }).head, 'No cards found');
+  assert.equal(knockVerdict({ hand: ['AH'], impossible: ['AH'] }).head, 'Check the cards');
+  assert.equal(knockVerdict({ hand: ['AH'] }).legal, null);
+});
