@@ -8,7 +8,9 @@ and helpers it uses). Run: `.venv/bin/python -m pytest tests/test_browser_table.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,10 +19,13 @@ if not Path("/usr/bin/chromium").exists():
 
 from tests.test_browser import (  # noqa: F401  (browser, phones and server are fixtures)
     ANN_KNOCK,
+    ARTIFACTS,
     BOB_HAND,
+    CHROMIUM_ARGS,
     TOKEN,
     Phone,
     Server,
+    axe_problems,
     browser,
     enter_player,
     expect,
@@ -29,8 +34,52 @@ from tests.test_browser import (  # noqa: F401  (browser, phones and server are 
     server,
     shot,
 )
+from tests.test_browser_scan import LEGAL, SAMPLES, FakeScans, chicago_scan, started_server
 
 pytestmark = pytest.mark.browser
+
+# Every visible control at least 44 × 44 px, none clipped (content cut by its own
+# overflow) or off the right edge. Exempt: the player tabs' strip scrolls sideways by
+# design (size still checked), and the labels drawn on the scan photo, whose every action
+# the card list under the photo offers with full-size buttons (WCAG 2.5.8 "equivalent").
+SMALL_OR_CLIPPED = """() => [...document.querySelectorAll(
+    'button, a[href], input:not([type=file]), select, textarea, [role=button], [role=tab]')]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .filter((el) => !el.closest('.scan-photo-wrap'))
+  .map((el) => {
+    const r = el.getBoundingClientRect();
+    const css = getComputedStyle(el);
+    const cuts = /hidden|clip|auto|scroll/.test(css.overflowX + css.overflowY)
+      || css.textOverflow === 'ellipsis';
+    const scrolls = !!el.closest('.ptabs');
+    return { id: el.dataset.testid || el.className || el.tagName, w: r.width, h: r.height,
+      clipped: cuts
+        && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1),
+      off: !scrolls && (r.right > innerWidth + 1 || r.left < -1) };
+  })
+  .filter((x) => x.w < 43.5 || x.h < 43.5 || x.clipped || x.off)"""
+
+
+def phone_at(browser: Any, url: str, width: int, height: int = 844, **options: Any) -> Phone:
+    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True, **options)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body.ready")
+    return Phone(page, errors)
+
+
+def check_screen(phone: Phone, screen: str, problems: list[str]) -> None:
+    """axe's serious and critical findings, and any small or clipped control, on this screen."""
+    problems += [f"{screen}: {p}" for p in axe_problems(phone)]
+    problems += [f"{screen}: small or clipped {x}" for x in phone.page.evaluate(SMALL_OR_CLIPPED)]
+
+
+def settle(phone: Phone) -> None:
+    phone.page.wait_for_timeout(250)  # sheets slide in: measure them where they stop
 
 
 def reload(phone: Phone) -> None:
@@ -154,3 +203,164 @@ def test_messages_speak_the_players_words(server: Server, phones: tuple[Phone, P
         "Hand 2: no winner: mark the player who went out",
         "Bob: nobody knocks in Rummy 10-card; use went out",
     ]
+
+
+THREE = ["Ann", "Bob", "Cy"]
+CY_HAND = ["KH", "QH", "JH", "9S", "8S", "7S", "6S"]
+
+
+def walk_screens(phone: Phone, problems: list[str], tag: str) -> None:
+    """Every screen of an admin's phone in a Chicago game with one hand played."""
+    check_screen(phone, f"{tag} scoreboard", problems)
+    phone.tid("primary-btn").click()
+    settle(phone)
+    enter_player(phone, 0, ANN_KNOCK[:3])
+    check_screen(phone, f"{tag} hand entry", problems)
+    phone.tid("knock-check-0").click()
+    expect(phone.tid("knock-verdict")).to_have_attribute("data-legal", "true")
+    check_screen(phone, f"{tag} knock check", problems)
+    phone.tid("knock-review").click()
+    expect(phone.tid("scan-sheet")).to_be_visible()
+    settle(phone)
+    check_screen(phone, f"{tag} scan review", problems)
+    phone.tid("scan-confirm").click()
+    phone.tid("entry-close").click()
+    check_screen(phone, f"{tag} discard question", problems)
+    phone.tid("ask-ok").click()
+    phone.tid("hand-row-1").click()
+    settle(phone)
+    check_screen(phone, f"{tag} hand details", problems)
+    phone.tid("hand-sheet").locator("[data-close]").first.click()
+    phone.tid("games-btn").click()
+    settle(phone)
+    check_screen(phone, f"{tag} games menu", problems)
+    phone.tid("menu-settings").click()
+    settle(phone)
+    check_screen(phone, f"{tag} rules", problems)
+    phone.tid("settings-close").click()
+    phone.tid("games-btn").click()
+    phone.tid("menu-new-game").click()
+    settle(phone)
+    check_screen(phone, f"{tag} new game", problems)
+    phone.tid("newgame-close").click()
+    phone.tid("games-btn").click()
+    phone.tid("menu-camera").click()
+    expect(phone.tid("camera-state")).to_have_attribute("data-state", re.compile("ok|none"))
+    settle(phone)
+    check_screen(phone, f"{tag} camera", problems)
+    phone.tid("camera-close").click()
+    phone.tid("share-btn").click()
+    settle(phone)
+    check_screen(phone, f"{tag} share", problems)
+    phone.tid("share-close").click()
+
+
+def test_every_screen_light_and_dark_passes_axe_and_fits(tmp_path: Path, browser: Any) -> None:
+    """axe-core (from the npm lock) on every screen, light and dark, at 390 and 320 px wide."""
+    srv = started_server(tmp_path, f"replay:{SAMPLES}")
+    try:
+        gid = srv.api("POST", "/api/games", {"variant": "chicago", "players": THREE})["id"]
+        srv.api("POST", f"/api/games/{gid}/hands", {"players": [
+            {"name": "Ann", "hand": ANN_KNOCK, "knocked": True},
+            {"name": "Bob", "hand": BOB_HAND}, {"name": "Cy", "hand": CY_HAND}]})
+        problems: list[str] = []
+        for scheme, width in (("light", 390), ("dark", 390), ("dark", 320), ("light", 320)):
+            phone = phone_at(browser, f"{srv.url}/#token={TOKEN}", width, color_scheme=scheme)
+            FakeScans(phone, chicago_scan(LEGAL))
+            dark = phone.page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+            assert dark == (scheme == "dark")
+            if scheme == "dark" and width == 390:
+                shot(phone, "dark-scoreboard.png")
+            walk_screens(phone, problems, f"{scheme} {width}px")
+            if scheme == "dark" and width == 390:
+                phone.tid("primary-btn").click()
+                enter_player(phone, 0, ANN_KNOCK[:4])
+                shot(phone, "dark-entry.png")
+            assert phone.errors == []
+            phone.page.context.close()
+        assert problems == [], "\n".join(problems)
+    finally:
+        srv.stop()
+
+
+def test_the_theme_switch_overrides_the_phone(server: Server, browser: Any) -> None:
+    server.api("POST", "/api/games", {"variant": "rummy", "players": ["Ann", "Bob"]})
+    phone = phone_at(browser, f"{server.url}/", 390, color_scheme="light")
+    bg = "getComputedStyle(document.body).backgroundColor"
+    light = phone.page.evaluate(bg)
+    phone.tid("games-btn").click()
+    expect(phone.tid("theme-auto")).to_have_attribute("aria-pressed", "true")
+    phone.tid("theme-dark").click()
+    expect(phone.tid("theme-dark")).to_have_attribute("aria-pressed", "true")
+    dark = phone.page.evaluate(bg)
+    assert dark != light
+    phone.page.reload()
+    phone.page.wait_for_selector("body.ready")
+    assert phone.page.evaluate(bg) == dark  # kept on this phone
+    phone.tid("games-btn").click()
+    phone.tid("theme-auto").click()
+    assert phone.page.evaluate(bg) == light
+    phone.page.context.close()
+
+
+LONG = ["Annabelle Marguerite", "Bartholomew Jones", "Cyrus the Great", "Dorothea Lange",
+        "Evangeline Smith", "Fitzgerald Brown", "Guinevere Llewellyn", "Horatio Hornblower"]
+CARDS = [["KC", "QD"], ["JS", "9H"], ["8H", "7C"], ["6D", "5S"], ["4H", "3C"], ["2D", "AS"]]
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_six_and_eight_players_fit_without_scrolling_sideways(
+    server: Server, browser: Any, width: int
+) -> None:
+    six = LONG[:6]
+    gid = server.api("POST", "/api/games", {"variant": "rummy", "players": six})["id"]
+    for out in range(3):
+        server.api("POST", f"/api/games/{gid}/hands", {"players": [
+            {"name": n, "hand": [] if i == out else CARDS[i], "went_out": i == out}
+            for i, n in enumerate(six)]})
+    phone = phone_at(browser, f"{server.url}/?game={gid}#token={TOKEN}", width)
+    fits = """() => { const t = document.querySelector('[data-testid=history-table]');
+        return [document.scrollingElement.scrollWidth <= innerWidth,
+                t.getBoundingClientRect().right <= innerWidth,
+                t.scrollWidth <= t.parentElement.clientWidth]; }"""
+    expect(phone.tid("hand-3-points-2")).to_contain_text("+")
+    assert phone.page.evaluate(fits) == [True, True, True]
+    assert phone.tid("history-table").locator("th").nth(1).get_attribute("title") == LONG[0]
+    expect(phone.tid("history-legend")).to_have_text(
+        "R went out in one go (rummy) · O went out · Tap a hand for its cards.")
+    expect(phone.tid("hand-3-points-2").locator(".hmark")).to_have_text("O")
+    problems: list[str] = []
+    check_screen(phone, f"six players {width}px", problems)
+    assert problems == [], "\n".join(problems)
+    if width == 390:
+        phone.page.screenshot(path=str(ARTIFACTS / "six-players.png"), full_page=True)
+
+    eight = server.api("POST", "/api/games", {"variant": "rummy500", "players": LONG})["id"]
+    server.api("POST", f"/api/games/{eight}/hands", {"players": [
+        {"name": n, "hand": CARDS[i % 6][:1] if i < 6 else [], "melds": []}
+        for i, n in enumerate(LONG)]})
+    phone.page.goto(f"{server.url}/?game={eight}")
+    phone.page.wait_for_selector("body.ready")
+    expect(phone.tid("hand-1-points-0")).to_contain_text("−10")
+    assert phone.page.evaluate(fits) == [True, True, True]
+    expect(phone.tid("history-legend")).to_have_text("Tap a hand for its cards.")
+    assert phone.errors == []
+    phone.page.context.close()
+
+
+def test_viewers_see_when_the_tables_camera_is_lost(server: Server, browser: Any) -> None:
+    server.api("POST", "/api/games", {"variant": "rummy", "players": ["Ann", "Bob"]})
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.route("**/api/camera", lambda route: route.fulfill(
+        status=200, content_type="application/json",
+        body='{"state": "lost", "error": "no frame for 10 s", "since": "2026-01-01T00:00:00Z"}'))
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("body.ready")
+    expect(page.get_by_test_id("camera-lost")).to_be_visible()
+    expect(page.get_by_test_id("camera-lost")).to_contain_text("camera is lost")
+    ctx.close()
+    viewer = phone_at(browser, f"{server.url}/", 390)  # no camera configured: nothing is lost
+    viewer.page.wait_for_timeout(500)
+    expect(viewer.tid("camera-lost")).to_be_hidden()
+    viewer.page.context.close()

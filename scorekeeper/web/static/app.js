@@ -5,6 +5,7 @@ import { renderChart, playerColor } from './chart.js';
 import { hasDraft, openEntry } from './entry.js';
 import { icon, openCamera } from './scan.js';
 import { checkNumber, playerWords } from './messages.js';
+import { THEMES, savedTheme, setTheme } from './theme.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
 import {
@@ -290,12 +291,43 @@ function renderGameOver(g) {
   );
 }
 
-function handMarker(g, input) {
-  if (!input) return '';
-  if (input.rummy) return 'R';
-  if (input.knocked) return 'K';
-  if (input.went_out) return '★';
-  return '';
+/** History markers per variant: [input flag, letter, words]; the legend lists the same. */
+const HAND_MARKS = {
+  chicago: [['rummy', 'R', 'rummy'], ['knocked', 'K', 'knocked']],
+  rummy: [['rummy', 'R', 'went out in one go (rummy)'], ['went_out', 'O', 'went out']],
+  rummy10: [['rummy', 'R', 'went out in one go (rummy)'], ['went_out', 'O', 'went out']],
+  rummy500: [],
+};
+
+function handMarker(variant, input) {
+  if (!input) return null;
+  const hit = (HAND_MARKS[variant] || []).find(([flag]) => input[flag]);
+  return hit ? { letter: hit[1], words: hit[2] } : null;
+}
+
+function historyLegend(variant) {
+  const marks = (HAND_MARKS[variant] || []).map(([, letter, words]) => `${letter} ${words}`);
+  return [...marks, 'Tap a hand for its cards.'].join(' · ');
+}
+
+/** A player's column head: the colour dot and the name, cut short with the full name kept. */
+function historyHead(name, i) {
+  return h('th', { class: 'num hcol', scope: 'col', title: name },
+    h('span', { class: 'th-dot', style: `background:${playerColor(i)}`, 'aria-hidden': 'true' }),
+    h('span', { class: 'th-name' }, name));
+}
+
+function historyCell(g, hand, name, i) {
+  const r = (hand.result?.players || []).find((x) => x.name === name);
+  const inp = (hand.players || []).find((x) => x.name === name);
+  const testid = `hand-${hand.n}-points-${i}`;
+  if (!r) return h('td', { class: 'num muted', testid }, '·');
+  const mark = handMarker(g.variant, inp);
+  return h('td', { class: `num${r.eliminated ? ' elim' : ''}`, testid },
+    h('div', { class: 'hp' },
+      mark ? h('span', { class: 'hmark', title: mark.words }, mark.letter) : null,
+      signed(r.points)),
+    h('div', { class: 'ht' }, num(r.total)));
 }
 
 function renderHistory(g) {
@@ -308,44 +340,25 @@ function renderHistory(g) {
     return;
   }
   const names = (g.players || []).map((p) => p.name);
-  const head = h('tr', {},
-    h('th', { class: 'hn' }, '#'),
-    names.map((name, i) => h('th', { class: 'num' },
-      h('span', { class: 'th-dot', style: `background:${playerColor(i)}` }), name)));
-  const body = [...hands].reverse().map((hand) => {
-    const res = hand.result?.players || [];
-    const inputs = hand.players || [];
-    return h(
-      'tr',
-      {
-        class: 'hrow',
-        testid: `hand-row-${hand.n}`,
-        tabindex: '0',
-        role: 'button',
-        'aria-label': `Hand ${hand.n} details`,
-        onclick: () => openHandInfo(hand.n),
-        onkeydown: (ev) => {
-          if (ev.key === 'Enter' || ev.key === ' ') {
-            ev.preventDefault();
-            openHandInfo(hand.n);
-          }
+  const head = h('tr', {}, h('th', { class: 'hn', scope: 'col' }, '#'), names.map(historyHead));
+  const body = [...hands].reverse().map((hand) => h(
+    'tr',
+    { class: 'hrow', testid: `hand-row-${hand.n}`, onclick: () => openHandInfo(hand.n) },
+    h('td', { class: 'hn' },
+      h('button', {
+        type: 'button', class: 'hn-btn', 'aria-label': `Hand ${hand.n}: details`,
+        onclick: (ev) => {
+          ev.stopPropagation();
+          openHandInfo(hand.n);
         },
-      },
-      h('td', { class: 'hn' }, String(hand.n)),
-      names.map((name, i) => {
-        const r = res.find((x) => x.name === name);
-        const inp = inputs.find((x) => x.name === name);
-        if (!r) return h('td', { class: 'num muted', testid: `hand-${hand.n}-points-${i}` }, '·');
-        const mark = handMarker(g, inp);
-        return h('td', { class: `num${r.eliminated ? ' elim' : ''}`, testid: `hand-${hand.n}-points-${i}` },
-          h('div', { class: 'hp' }, mark ? h('span', { class: 'hmark', title: mark === 'K' ? 'knocked' : mark === 'R' ? 'rummy' : 'went out' }, mark) : null, signed(r.points)),
-          h('div', { class: 'ht' }, num(r.total)));
-      }),
-    );
-  });
+      }, String(hand.n))),
+    names.map((name, i) => historyCell(g, hand, name, i)),
+  ));
   fill(box,
-    h('div', { class: 'table-scroll' }, h('table', { class: 'htable', testid: 'history-table' }, h('thead', {}, head), h('tbody', {}, body))),
-    h('p', { class: 'muted small legend-note' }, 'K knocked · R rummy · ★ went out. Tap a hand for its cards.'),
+    h('div', { class: 'table-fit' },
+      h('table', { class: `htable cols-${names.length}`, testid: 'history-table' },
+        h('thead', {}, head), h('tbody', {}, body))),
+    h('p', { class: 'muted small legend-note', testid: 'history-legend' }, historyLegend(g.variant)),
   );
 }
 
@@ -777,6 +790,7 @@ async function openMenu() {
         state.admin ? h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'menu-new-game', onclick: () => openNewGame() }, '+ New game') : null,
         state.game ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-settings', onclick: openSettings }, state.admin ? '⚙ Rules of this game' : 'Rules of this game') : null,
         state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-camera', onclick: () => { closeDialog(dlg); openCamera(); } }, icon('camera'), 'Camera: aim and check') : null,
+        themeSwitch(),
         items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, 'No games yet.'),
         h('p', { class: 'muted small center role-note' }, state.admin
           ? 'This phone can enter scores (admin link).'
@@ -842,7 +856,23 @@ function wire() {
     }
   });
   schedulePoll();
+  watchCamera();
 }
+
+/** Every phone learns when the table's camera is lost (and when it is back). */
+async function watchCamera() {
+  if (!document.hidden) {
+    try {
+      const s = await api.camera();
+      $('#camera-lost').hidden = s?.state !== 'lost';
+    } catch {
+      /* the reconnecting banner already says the server is out of reach */
+    }
+  }
+  setTimeout(watchCamera, CAMERA_POLL_MS);
+}
+
+const CAMERA_POLL_MS = 10000;
 
 /**
  * Phones follow the newest game. A game's own changes come through its event stream; a
@@ -870,7 +900,27 @@ async function loadVariants() {
   }
 }
 
+const THEME_WORDS = { auto: 'Auto', light: 'Light', dark: 'Dark' };
+
+/** The theme switch in the menu: Auto (the phone's choice), Light or Dark. */
+function themeSwitch() {
+  const current = savedTheme();
+  const group = h('div', { class: 'segmented', role: 'group', 'aria-label': 'Theme' },
+    THEMES.map((t) => h('button', {
+      type: 'button',
+      class: `seg${t === current ? ' active' : ''}`,
+      testid: `theme-${t}`,
+      'aria-pressed': t === current ? 'true' : 'false',
+      onclick: () => {
+        setTheme(t);
+        group.replaceWith(themeSwitch());
+      },
+    }, THEME_WORDS[t])));
+  return h('div', { class: 'menu-row' }, h('span', { class: 'field-label' }, 'Theme'), group);
+}
+
 async function init() {
+  setTheme(savedTheme());
   const wanted = absorbLocation();
   wire();
   await loadVariants();

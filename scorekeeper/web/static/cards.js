@@ -32,6 +32,14 @@ export function cardLabel(code) {
   return `${rank}${SUIT_SYMBOL[suit] || suit}`;
 }
 
+/** A card in words, for screen readers: "A of Hearts", "joker". */
+export function cardName(code) {
+  code = cardCode(code);
+  if (code === JOKER) return 'joker';
+  const { rank, suit } = parseCard(code);
+  return `${rank} of ${SUIT_NAME[suit] || suit}`;
+}
+
 export function suitClass(code) {
   const { suit } = parseCard(code);
   if (!suit) return 'joker';
@@ -73,11 +81,11 @@ export function chip(code, { onclick, testid, small, title } = {}) {
         type: 'button',
         class: `${cls} chip-remove`,
         testid: testid || `chip-${code}`,
-        'aria-label': `Remove ${code}`,
         title: title || 'Tap to remove',
         onclick,
       },
-      cardLabel(code),
+      h('span', { 'aria-hidden': 'true' }, cardLabel(code)),
+      h('span', { class: 'sr-only' }, `Remove ${cardName(code)}`),
     );
   }
   return h('span', { class: cls, testid, title }, cardLabel(code));
@@ -117,17 +125,18 @@ export function pickerGrid({ suit, onSuit, onPick, jokers = 0, prefix = '', stat
         testid,
         'data-card': code,
         disabled: !!st.disabled,
-        'aria-label': aria,
         onclick: () => onPick(code),
       },
-      h('span', { class: 'rank-r' }, label),
-      h('span', { class: 'rank-s' }, sub),
-      st.badge ? h('span', { class: 'rank-n' }, st.badge) : null,
+      // the name is spoken from the hidden text, so it never disagrees with the key's face
+      h('span', { class: 'rank-r', 'aria-hidden': 'true' }, label),
+      h('span', { class: 'rank-s', 'aria-hidden': 'true' }, sub),
+      st.badge ? h('span', { class: 'rank-n', 'aria-hidden': 'true' }, st.badge) : null,
+      h('span', { class: 'sr-only' }, st.badge ? `${aria} (${st.badge})` : aria),
     );
   };
   const ranks = RANKS.map((rank) => rankButton(
     `${rank}${suit}`, red ? 'red' : 'black', rank, SUIT_SYMBOL[suit],
-    `${prefix}rank-${rank}`, `${verb} ${rank}${suit}`,
+    `${prefix}rank-${rank}`, `${verb} ${rank} of ${SUIT_NAME[suit]}`,
   ));
   if (jokers > 0) ranks.push(rankButton(JOKER, 'joker', 'JK', 'joker', `${prefix}card-JK`, `${verb} joker`));
   return [

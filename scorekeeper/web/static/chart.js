@@ -1,6 +1,8 @@
 // Line chart of every player's total after each hand, drawn as inline SVG.
 import { h, s, num } from './util.js';
 
+const LINE_GAP = 3; // px between lines that share a total
+
 export const PALETTE = [
   '#e4572e',
   '#2e86ab',
@@ -109,9 +111,11 @@ export function renderChart(game) {
     );
   }
 
+  const shift = spread(series);
   series.forEach((pts, i) => {
     const color = playerColor(i);
-    const d = pts.map((v, j) => `${j === 0 ? 'M' : 'L'}${xs(j).toFixed(1)},${ys(v).toFixed(1)}`).join(' ');
+    const y = (v, j) => ys(v) + shift[i][j];
+    const d = pts.map((v, j) => `${j === 0 ? 'M' : 'L'}${xs(j).toFixed(1)},${y(v, j).toFixed(1)}`).join(' ');
     const eliminated = game.players[i]?.eliminated;
     svg.append(
       s('path', {
@@ -123,7 +127,7 @@ export function renderChart(game) {
       }),
     );
     const last = pts.length - 1;
-    svg.append(s('circle', { cx: xs(last), cy: ys(pts[last]), r: 4, fill: color, class: 'dot' }));
+    svg.append(s('circle', { cx: xs(last), cy: y(pts[last], last), r: 4, fill: color, class: 'dot' }));
   });
 
   if (n === 0) {
@@ -143,4 +147,25 @@ export function renderChart(game) {
     ),
   );
   return h('div', {}, svg, legend);
+}
+
+/**
+ * Pixel offsets that keep lines apart where players have the same total: at each hand the
+ * players on one value are fanned out around it (LINE_GAP apart), so no line hides another.
+ */
+export function spread(series, gap = LINE_GAP) {
+  const shift = series.map((pts) => pts.map(() => 0));
+  const hands = Math.max(0, ...series.map((pts) => pts.length));
+  for (let j = 0; j < hands; j++) {
+    const byValue = new Map();
+    series.forEach((pts, i) => {
+      if (j < pts.length) byValue.set(pts[j], [...(byValue.get(pts[j]) || []), i]);
+    });
+    for (const same of byValue.values()) {
+      same.forEach((i, k) => {
+        shift[i][j] = (k - (same.length - 1) / 2) * gap;
+      });
+    }
+  }
+  return shift;
 }

@@ -3,7 +3,7 @@
 // the one-glance "Knock?" check for Chicago, and the camera panel to aim the table camera.
 import { api } from './api.js';
 import {
-  JOKER, cardCode, cardLabel, chipRow, deckRules, parseCard, pickerGrid, suitClass,
+  JOKER, cardCode, cardLabel, cardName, chipRow, deckRules, parseCard, pickerGrid, suitClass,
 } from './cards.js';
 import { knockVerdict } from './knock.js';
 import { $, h, s, fill, num, openDialog, closeDialog } from './util.js';
@@ -197,7 +197,8 @@ function readCards(result, mode) {
 }
 
 const isLow = (c) => c.conf != null && c.conf < LOW_CONFIDENCE;
-const pct = (c) => `${Math.round(c.conf * 100)}%`;
+// floored, so a card marked unsure never reads as the threshold itself (79.6 % → 79 %)
+const pct = (c) => `${Math.floor(c.conf * 100)}%`;
 const byCard = (id) => rv.cards.find((c) => c.id === id);
 
 /** Cards this hand cannot hold: more copies than the decks have, counting other players. */
@@ -287,12 +288,11 @@ function renderOverlay(bad) {
       h('button', {
         type: 'button',
         class: 'scan-label-main',
-        'aria-label': `Change ${c.card}`,
         onclick: (ev) => {
           ev.stopPropagation();
           editCard(c.id);
         },
-      }, cardLabel(c.card), isLow(c) ? h('small', {}, pct(c)) : null),
+      }, ...cardFace(c, 'Change')),
       h('button', {
         type: 'button',
         class: 'scan-x',
@@ -361,15 +361,24 @@ function layoutLabels() {
   }
 }
 
+/** A read card's face, and its spoken name (which then always includes what is shown). */
+function cardFace(c, verb) {
+  const low = isLow(c) ? pct(c) : null;
+  return [
+    h('span', { 'aria-hidden': 'true' }, cardLabel(c.card)),
+    low ? h('small', { 'aria-hidden': 'true' }, low) : null,
+    h('span', { class: 'sr-only' }, `${verb} ${cardName(c.card)}${low ? `, ${low} sure` : ''}`),
+  ];
+}
+
 function chipFor(c, bad) {
   const f = cardFlags(c, bad);
   const el = h('div', { class: `scan-chip ${suitClass(c.card)}${f.cls}`, testid: `scan-chip-${c.id}`, ...f.attrs },
     h('button', {
       type: 'button',
       class: 'scan-chip-main',
-      'aria-label': `Change ${c.card}`,
       onclick: () => editCard(c.id),
-    }, cardLabel(c.card), isLow(c) ? h('small', {}, pct(c)) : null),
+    }, ...cardFace(c, 'Change')),
     h('button', {
       type: 'button',
       class: 'scan-chip-x',
@@ -533,7 +542,7 @@ export function openReview({ game, player, result, others = new Map(), existing 
         'Tap a card to change it · tap the photo where a card was missed · ✕ or swipe a label left to remove.'),
       h('div', { class: 'scan-legend', 'aria-hidden': 'true' },
         h('span', { class: 'lg lg-ok' }, 'read'),
-        h('span', { class: 'lg lg-low' }, `unsure (< ${Math.round(LOW_CONFIDENCE * 100)}%)`),
+        h('span', { class: 'lg lg-low' }, `unsure (under ${Math.round(LOW_CONFIDENCE * 100)}%)`),
         h('span', { class: 'lg lg-bad' }, 'impossible')),
       els.warning,
       els.groups,
@@ -794,8 +803,13 @@ function renderCameraState(s, err) {
   if (s?.retry_in_s != null && key !== 'ok') bits.push(`retrying in ${Math.ceil(s.retry_in_s)} s`);
   if (key === 'ok' && s?.frames != null) bits.push(`${s.frames} frames`);
   if (key === 'none') bits.push('Use “Photo” in the hand form to scan with this phone instead.');
+  const samples = s?.camera?.kind === 'replay';
   fill(el, h('span', { class: 'cam-dot' }), h('strong', { testid: 'camera-state-label' }, label),
-    bits.length ? h('span', { class: 'cam-detail', testid: 'camera-error' }, bits.join(' · ')) : null);
+    bits.length ? h('span', { class: 'cam-detail', testid: 'camera-error' }, bits.join(' · ')) : null,
+    samples
+      ? h('span', { class: 'cam-samples', testid: 'camera-samples', role: 'note' },
+        'Sample pictures: no camera is attached, so these recorded frames stand in for it.')
+      : null);
 }
 
 async function cameraTick(loop) {
