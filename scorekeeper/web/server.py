@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import ipaddress
 import os
 import socket
 import sys
@@ -37,6 +38,31 @@ def lan_ip(host: str) -> str:
             return str(probe.getsockname()[0])
     except OSError:
         return "127.0.0.1"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is this machine only (127.0.0.0/8, ::1, localhost)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def reach_note(host: str, shown_ip: str) -> str | None:
+    """Why phones cannot open the address, when they cannot (else None).
+
+    A server bound to loopback answers this machine only, and one whose LAN address could
+    not be found shows 127.0.0.1: either way the QR code would lead a phone nowhere.
+    """
+    if is_loopback(host):
+        return (f"Note: bound to {host}, this machine only: phones cannot open it. To let "
+                "the table's phones in: make run ARGS='--host 0.0.0.0'")
+    if host in ALL_INTERFACES and is_loopback(shown_ip):
+        return ("Note: this machine has no network address yet: phones can open the page once "
+                "it joins the table's Wi-Fi (the address above is this machine's own)")
+    return None
 
 
 def base_url(host: str, port: int) -> str:
@@ -122,14 +148,19 @@ def show_admin_link(settings: Settings, out: TextIO, err: TextIO) -> int:
 
 def banner(url: str, token: str, note: str, db: Path, out: TextIO,
            link_file: Path | None = None, show_link: bool = True,
-           command: str = "scorekeeper admin-link") -> None:
+           command: str = "scorekeeper admin-link", reach: str | None = None) -> None:
     """Print the table address and the admin link, each with its QR code.
 
     With `show_link` False (output bound for a log) the admin link is not printed: only
-    where it is kept (`link_file`) and the `command` that shows it.
+    where it is kept (`link_file`) and the `command` that shows it. `reach` says why phones
+    cannot use the address, when they cannot (see `reach_note`).
     """
     admin = f"{url}#token={token}"
-    lines = [f"scorekeeper: open {url} on any phone on this network", terminal_qr(url)]
+    first = f"scorekeeper: serving at {url}" if reach else \
+        f"scorekeeper: open {url} on any phone on this network"
+    lines = [first, terminal_qr(url)]
+    if reach:
+        lines.insert(1, reach)
     if show_link:
         lines += ["Admin link (logs a phone in as scorekeeper; keep it private):",
                   admin, terminal_qr(admin)]
@@ -201,10 +232,12 @@ def serve(
         print(f"scorekeeper: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     url = base_url(settings.host, settings.port)
+    reach = reach_note(settings.host, lan_ip(settings.host))
     link_file = admin_link_path(settings.data_dir)
     write_admin_link(link_file, f"{url}#token={token}")
     banner(url, token, note, settings.db_path, sys.stdout, link_file=link_file,
-           show_link=not goes_to_a_log(sys.stdout), command=admin_link_command(config))
+           show_link=not goes_to_a_log(sys.stdout), command=admin_link_command(config),
+           reach=reach)
     # header deadline, connection caps and the file limit: see connections.py
     config = server_config(app, settings.host, settings.port, raise_file_limit())
     _Server(config, app.state.hub).run()
