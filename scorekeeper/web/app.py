@@ -12,7 +12,7 @@ from scorekeeper.camera import CameraSupervisor, camera_from_spec
 from scorekeeper.config import camera_options
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web import api, errors, pages, scan
+from scorekeeper.web import api, errors, knockcheck, pages, scan
 from scorekeeper.web.auth import GuardedRoute, resolve_token
 from scorekeeper.web.headers import SecurityHeaders
 from scorekeeper.web.hub import Hub
@@ -59,8 +59,10 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.state.scans = scan.ScanImages()
     app.state.admin_token = token or resolve_token(settings)[0]
     errors.install(app)
-    app.add_middleware(BodyLimit, default=MAX_BODY, limits=scan.BODY_LIMITS)
+    app.add_middleware(BodyLimit, default=MAX_BODY,
+                       limits={**scan.BODY_LIMITS, **knockcheck.BODY_LIMITS})
     pages.register(app)
     api.register(app)
     scan.register(app)
+    knockcheck.register(app)
     return app

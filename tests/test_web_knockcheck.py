@@ -1,0 +1,121 @@
+"""The private knock check: any phone, no token, nothing kept, bounded per client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from scorekeeper.settings import Settings
+from scorekeeper.web import knockcheck, scan
+from scorekeeper.web.app import create_app
+from scorekeeper.web.knockcheck import RateLimit
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ADMIN = {"Authorization": "Bearer t"}
+LEGAL = ["AH", "2H", "3H", "4C", "4D", "4S", "5C"]  # deadwood 5
+NO_MELD = ["KC", "QD", "JS", "9H", "8H", "7C", "6D"]  # deadwood 60
+SAMPLE = Path(__file__).resolve().parent.parent / "scorekeeper/camera/samples/sample-1-mat-a4.jpg"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token="t")
+    with TestClient(app) as c:
+        yield c
+
+
+def chicago(client: TestClient) -> int:
+    r = client.post("/api/games", json={"variant": "chicago", "players": ["Ann", "Bob"]},
+                    headers=ADMIN)
+    return int(r.json()["id"])
+
+
+def check(client: TestClient, gid: int, body: dict[str, Any]) -> Any:
+    return client.post(f"/api/games/{gid}/knock-check", json=body)  # no token
+
+
+def test_tapped_cards_get_the_verdict_without_a_token(client: TestClient) -> None:
+    gid = chicago(client)
+    before = client.get(f"/api/games/{gid}").json()
+    r = check(client, gid, {"player": "ann", "cards": LEGAL})
+    assert r.status_code == 200, r.text
+    assert r.headers["cache-control"] == "no-store"
+    got = r.json()
+    assert (got["player"], got["limit"], got["deadwood"], got["legal"]) == ("Ann", 9, 5, True)
+    assert got["melds"] and got["unmelded"] == ["5C"] and got["cards"] == LEGAL
+    bad = check(client, gid, {"player": "Bob", "cards": NO_MELD}).json()
+    assert (bad["deadwood"], bad["legal"]) == (60, False)
+    # nothing was stored: the game is as it was, hands, sequence and all
+    assert client.get(f"/api/games/{gid}").json() == before
+
+
+def test_wrong_asks_are_refused_in_words(client: TestClient) -> None:
+    gid = chicago(client)
+    assert check(client, gid, {"player": "Cy", "cards": LEGAL}).status_code == 422
+    r = check(client, gid, {"player": "Ann", "cards": ["ZZ"]})
+    assert r.status_code == 422 and "ZZ" in r.json()["detail"]
+    r = check(client, gid, {"player": "Ann", "cards": LEGAL * 3})
+    assert r.status_code == 422
+    r = check(client, gid, {"player": "Ann", "cards": LEGAL, "token": "x"})
+    assert r.status_code == 422
+    rummy = client.post("/api/games", json={"variant": "rummy", "players": ["A", "B"]},
+                        headers=ADMIN).json()["id"]
+    r = check(client, rummy, {"player": "A", "cards": LEGAL})
+    assert r.status_code == 422 and "Chicago" in r.json()["detail"]
+    assert check(client, 999, {"player": "A", "cards": LEGAL}).status_code == 404
+
+
+def test_each_phone_gets_a_few_checks_a_minute(client: TestClient) -> None:
+    gid = chicago(client)
+    for _ in range(knockcheck.PER_MINUTE):
+        assert check(client, gid, {"player": "Ann", "cards": LEGAL}).status_code == 200
+    r = check(client, gid, {"player": "Ann", "cards": LEGAL})
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+    assert "too many knock checks" in r.json()["detail"]
+
+
+def test_the_rate_limit_slides_and_forgets_old_clients() -> None:
+    limit = RateLimit(per_window=2, window_s=10, clients=2)
+    assert limit.wait_s("a", now=0) == 0 and limit.wait_s("a", now=1) == 0
+    assert limit.wait_s("a", now=2) == pytest.approx(8)
+    assert limit.wait_s("a", now=10.5) == 0  # the first call has left the window
+    assert limit.wait_s("b", now=11) == 0 and limit.wait_s("c", now=11) == 0
+    assert "a" not in limit._seen  # three clients, room for two: the oldest is forgotten
+
+
+def test_uploads_are_capped_like_a_scan(client: TestClient) -> None:
+    gid = chicago(client)
+    url = f"/api/games/{gid}/knock-check"
+    huge = {"content-length": str(scan.MAX_UPLOAD + 200 * 1024),
+            "content-type": "multipart/form-data; boundary=x"}
+    r = client.post(url, content=b"x", headers=huge)
+    assert r.status_code == 413
+    r = client.post(url, files={"image": ("a.txt", b"not an image")}, data={"player": "Ann"})
+    assert r.status_code == 415
+    bomb = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDR" + (20000).to_bytes(4, "big") * 2
+    r = client.post(url, files={"image": ("b.png", bomb + b"\x08\x02\x00\x00\x00")},
+                    data={"player": "Ann"})
+    assert r.status_code == 413 and "megapixels" in r.json()["detail"]
+    r = client.post(url, files={"image": ("a.jpg", SAMPLE.read_bytes())})
+    assert r.status_code == 422 and "player" in r.json()["detail"]
+
+
+def test_a_photo_is_read_and_dropped(client: TestClient) -> None:
+    """The photo path reads the cards with the real reader (503 where there is no model)."""
+    gid = chicago(client)
+    r = client.post(f"/api/games/{gid}/knock-check",
+                    files={"image": ("hand.jpg", SAMPLE.read_bytes(), "image/jpeg")},
+                    data={"player": "Bob"})
+    if r.status_code == 503:
+        assert "card reader unavailable" in r.json()["detail"]
+        return
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["player"] == "Bob" and got["limit"] == 9 and got["cards"]
+    assert "image" not in got  # no annotated picture is made available
+    assert client.app.state.scans._images == {}  # type: ignore[attr-defined]
