@@ -364,3 +364,52 @@ def test_viewers_see_when_the_tables_camera_is_lost(server: Server, browser: Any
     viewer.page.wait_for_timeout(500)
     expect(viewer.tid("camera-lost")).to_be_hidden()
     viewer.page.context.close()
+
+
+def test_a_viewer_asks_may_i_knock_privately(server: Server, phones: tuple[Phone, Phone]) -> None:
+    admin, viewer = phones
+    gid = server.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})["id"]
+    viewer.page.reload()
+    viewer.page.wait_for_selector("body.ready")
+    before = server.api("GET", f"/api/games/{gid}")
+    asked: list[str] = []
+    admin.page.on("request", lambda r: asked.append(r.url) if "knock-check" in r.url else None)
+
+    expect(admin.tid("mayknock-btn")).to_be_hidden()  # the admin has it in the menu
+    viewer.tid("mayknock-btn").click()
+    expect(viewer.tid("mayknock-sheet")).to_be_visible()
+    viewer.tid("mayknock-player").select_option("Bob")
+    viewer.tid("mayknock-tap").click()
+    for card in ANN_KNOCK:
+        viewer.tid(f"mk-suit-{card[-1]}").click()
+        viewer.tid(f"mk-rank-{card[:-1]}").click()
+    viewer.tid("mayknock-check").click()
+    verdict = viewer.tid("mayknock-verdict")
+    expect(verdict).to_have_attribute("data-legal", "true")
+    expect(verdict).to_have_text("✓Legal knock — 5 ≤ 9")
+    expect(viewer.tid("mayknock-numbers")).to_contain_text("Your limit9")
+    expect(viewer.tid("mayknock-melds").locator(".chips")).to_have_count(2)
+    problems: list[str] = []
+    check_screen(viewer, "may I knock", problems)
+    assert problems == [], "\n".join(problems)
+    shot(viewer, "may-i-knock.png")
+
+    viewer.tid("mayknock-chip-AH").click()  # one card less: 6 cards cannot be checked
+    expect(viewer.tid("mayknock-check")).to_be_disabled()
+    expect(verdict).to_have_count(0)
+
+    # a photo of the hand: read by the real reader (or a clear word without one)
+    viewer.tid("mayknock-file").set_input_files(str(SAMPLES / "sample-1-mat-a4.jpg"))
+    answered = viewer.page.locator(
+        "[data-testid=mayknock-verdict]:not(.busy), [data-testid=mayknock-error]")
+    expect(answered).to_be_visible(timeout=30_000)
+    if viewer.tid("mayknock-error").count():
+        expect(viewer.tid("mayknock-error")).to_contain_text("card reader unavailable")
+    else:
+        expect(verdict).to_have_attribute("data-legal", "false")  # 21 deadwood: over 9
+    viewer.tid("mayknock-close").click()
+    assert viewer.page.evaluate("localStorage.getItem('scorekeeper.me')") == "Bob"
+    # nothing stored, nothing broadcast: the game and the admin's phone never heard of it
+    assert server.api("GET", f"/api/games/{gid}") == before
+    assert asked == []
+    expect(admin.tid("history-empty")).to_be_visible()

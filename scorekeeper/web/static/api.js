@@ -154,6 +154,9 @@ export const api = {
   /** Scan a player's cards: from the table camera, or from a photo file when given. */
   scan: (id, player, file) => request('POST', `/api/games/${enc(id)}/scan`,
     file ? scanForm(file, player) : { player }),
+  /** Chicago's private "may I knock?": a photo of the hand, or {cards} tapped in. */
+  knockCheck: (id, player, file, body) => request('POST', `/api/games/${enc(id)}/knock-check`,
+    file ? scanForm(file, player) : { player, ...body }),
   camera: () => request('GET', '/api/camera'),
   snapshot: () => requestBlob('/api/camera/snapshot'),
 };

@@ -3,6 +3,7 @@ import { api, absorbLocation, getToken, setToken } from './api.js';
 import { chipRow, cardCode } from './cards.js';
 import { renderChart, playerColor } from './chart.js';
 import { hasDraft, openEntry } from './entry.js';
+import { openMayKnock } from './mayknock.js';
 import { icon, openCamera } from './scan.js';
 import { checkNumber, playerWords } from './messages.js';
 import { THEMES, savedTheme, setTheme } from './theme.js';
@@ -362,8 +363,14 @@ function renderHistory(g) {
   );
 }
 
+/** Chicago, still in play: every phone may ask "may I knock?" before knocking. */
+function canAskKnock(g) {
+  return !!g && g.variant === 'chicago' && !g.game_over;
+}
+
 function renderActions() {
   const g = state.game;
+  $('#mayknock-btn').hidden = !canAskKnock(g);
   const primary = $('#primary-btn');
   primary.hidden = !state.admin;
   if (!g || g.game_over) {
@@ -789,6 +796,7 @@ async function openMenu() {
       h('div', { class: 'sheet-scroll' },
         state.admin ? h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'menu-new-game', onclick: () => openNewGame() }, '+ New game') : null,
         state.game ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-settings', onclick: openSettings }, state.admin ? '⚙ Rules of this game' : 'Rules of this game') : null,
+        state.admin && canAskKnock(state.game) ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-mayknock', onclick: () => { closeDialog(dlg); openMayKnock(state.game); } }, 'May I knock? (my own hand)') : null,
         state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-camera', onclick: () => { closeDialog(dlg); openCamera(); } }, icon('camera'), 'Camera: aim and check') : null,
         themeSwitch(),
         items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, 'No games yet.'),
@@ -840,6 +848,9 @@ function wire() {
   $('#menu-btn').addEventListener('click', openMenu);
   $('#games-btn').addEventListener('click', openMenu);
   $('#share-btn').addEventListener('click', openShare);
+  $('#mayknock-btn').addEventListener('click', () => {
+    if (canAskKnock(state.game)) openMayKnock(state.game);
+  });
   $('#share-copy').addEventListener('click', copyShare);
   $('#undo-btn').addEventListener('click', undoLast);
   $('#primary-btn').addEventListener('click', () => {

@@ -1,0 +1,197 @@
+// "May I knock?" on a player's own phone (Chicago): a photo of the fanned hand, or the cards
+// tapped in, checked by the server; the answer shows here only and nothing is kept.
+import { api } from './api.js';
+import { JOKER, chip, chipRow, deckRules, pickerGrid } from './cards.js';
+import { knockVerdict } from './knock.js';
+import { playerWords } from './messages.js';
+import { icon, photoInput, scanHint, shrinkPhoto } from './scan.js';
+import { $, h, fill, num, openDialog } from './util.js';
+import { VARIANTS } from './variants.js';
+
+const ME_KEY = 'scorekeeper.me'; // who this phone's player is, to ask quicker next time
+let mk = null; // the open check
+
+function remembered() {
+  try {
+    return localStorage.getItem(ME_KEY) || '';
+  } catch {
+    return '';
+  }
+}
+
+function remember(name) {
+  try {
+    localStorage.setItem(ME_KEY, name);
+  } catch {
+    /* asked again next time */
+  }
+}
+
+/** The server's answer in the shape knockVerdict reads (a scan's). */
+function asScan(answer) {
+  const knock = answer.legal == null ? null : answer;
+  return { knock, impossible: answer.impossible || [], hand: answer.cards || [] };
+}
+
+async function ask(body) {
+  const mine = mk;
+  mine.busy = true;
+  mine.error = null;
+  render();
+  try {
+    const answer = body instanceof File
+      ? await api.knockCheck(mine.game.id, mine.player, await shrinkPhoto(body))
+      : await api.knockCheck(mine.game.id, mine.player, null, body);
+    if (mk !== mine) return;
+    mine.answer = answer;
+  } catch (e) {
+    if (mk !== mine) return;
+    mine.error = e;
+  }
+  mine.busy = false;
+  render();
+}
+
+function whoPicker() {
+  const standing = (mk.game.players || []).filter((p) => !p.eliminated);
+  return h('label', { class: 'field', for: 'mk-who' },
+    h('span', { class: 'field-label' }, 'Whose hand?'),
+    h('select', {
+      id: 'mk-who',
+      class: 'input',
+      testid: 'mayknock-player',
+      onchange: (ev) => {
+        mk.player = ev.target.value;
+        remember(mk.player);
+        mk.answer = null;
+        render();
+      },
+    }, standing.map((p) => h('option', { value: p.name, selected: p.name === mk.player }, p.name))));
+}
+
+function tapper() {
+  const { copies } = deckRules('chicago');
+  const most = VARIANTS.chicago?.handSize?.ender || 8;
+  const counts = new Map();
+  for (const c of mk.cards) counts.set(c, (counts.get(c) || 0) + 1);
+  return h('div', { class: 'mk-tap' },
+    h('div', { class: 'zone-cards', testid: 'mayknock-cards' },
+      mk.cards.length
+        ? mk.cards.map((c, i) => chip(c, {
+          testid: `mayknock-chip-${c}`,
+          onclick: () => {
+            mk.cards.splice(i, 1);
+            mk.answer = null;
+            render();
+          },
+        }))
+        : h('span', { class: 'zone-empty' }, 'Tap your cards below')),
+    h('div', { class: 'picker' }, ...pickerGrid({
+      suit: mk.suit,
+      prefix: 'mk-',
+      onSuit: (suit) => {
+        mk.suit = suit;
+        render();
+      },
+      onPick: (code) => {
+        if (code === JOKER || mk.cards.length >= most || (counts.get(code) || 0) >= copies) return;
+        mk.cards.push(code);
+        mk.answer = null;
+        render();
+      },
+      state: (code) => ({
+        disabled: mk.cards.length >= most || (counts.get(code) || 0) >= copies,
+        badge: counts.get(code) ? `${counts.get(code)}/${copies}` : null,
+      }),
+    })),
+    h('button', {
+      type: 'button',
+      class: 'btn btn-primary btn-block',
+      testid: 'mayknock-check',
+      disabled: mk.busy || mk.cards.length < (VARIANTS.chicago?.handSize?.cards || 7),
+      onclick: () => ask({ cards: [...mk.cards] }),
+    }, `Check these ${mk.cards.length} cards`));
+}
+
+function verdict() {
+  if (mk.busy) {
+    return h('div', { class: 'verdict busy', testid: 'mayknock-verdict', 'data-legal': '' },
+      h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Checking…');
+  }
+  if (mk.error) {
+    return h('div', { class: 'mk-error', role: 'alert' },
+      h('p', { class: 'scan-error-text', testid: 'mayknock-error' }, playerWords(mk.error.message, 'chicago')),
+      h('p', { class: 'muted small' }, mk.error.status === 429 ? 'Wait a moment, then ask again.' : scanHint(mk.error)));
+  }
+  const a = mk.answer;
+  if (!a) return null;
+  const v = knockVerdict(asScan(a), undefined);
+  const cls = v.legal === true ? 'legal' : v.legal === false ? 'illegal' : 'unknown';
+  return h('div', { class: 'mk-answer', 'aria-live': 'polite' },
+    h('div', { class: `verdict ${cls}`, testid: 'mayknock-verdict', 'data-legal': v.legal == null ? '' : String(v.legal) },
+      h('span', { class: 'verdict-icon', 'aria-hidden': 'true' }, v.legal === true ? '✓' : v.legal === false ? '✗' : '?'),
+      h('span', {}, v.head)),
+    v.text ? h('p', { class: 'muted small verdict-text' }, v.text) : null,
+    a.legal == null ? null : h('div', { class: 'kv', testid: 'mayknock-numbers' },
+      h('span', {}, 'Your limit'), h('strong', {}, a.limit > 0 ? num(a.limit) : 'no knock'),
+      h('span', {}, 'Deadwood'), h('strong', {}, num(a.deadwood))),
+    (a.melds || []).length
+      ? h('div', { class: 'kline', testid: 'mayknock-melds' }, h('span', { class: 'hi-k' }, 'melds'),
+        h('span', { class: 'hi-melds' }, a.melds.map((m) => chipRow(m))))
+      : null,
+    a.dropped ? h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, '8th card'), chipRow([a.dropped]), h('span', { class: 'muted small' }, 'not counted')) : null);
+}
+
+function render() {
+  if (!mk) return;
+  const photo = h('button', {
+    type: 'button', class: 'btn btn-secondary', testid: 'mayknock-photo', disabled: mk.busy,
+    onclick: () => mk.input.click(),
+  }, icon('photo'), 'Photo of my hand');
+  const tap = h('button', {
+    type: 'button', class: `btn btn-secondary${mk.tapping ? ' active' : ''}`, testid: 'mayknock-tap',
+    'aria-pressed': mk.tapping ? 'true' : 'false',
+    onclick: () => {
+      mk.tapping = !mk.tapping;
+      render();
+    },
+  }, 'Tap my cards');
+  fill($('#mayknock-body'),
+    h('header', { class: 'sheet-head' },
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'mayknock-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', { testid: 'mayknock-title' }, 'May I knock?'),
+        h('div', { class: 'muted small' }, 'Only this phone sees the answer; nothing is kept.'))),
+    h('div', { class: 'sheet-scroll' },
+      whoPicker(),
+      h('div', { class: 'mk-ways' }, photo, tap),
+      verdict(),
+      mk.tapping ? tapper() : null,
+      mk.input));
+}
+
+/** Open the check for `game` (Chicago); the player is the one this phone asked for last. */
+export function openMayKnock(game) {
+  const standing = (game.players || []).filter((p) => !p.eliminated).map((p) => p.name);
+  const me = remembered();
+  mk = {
+    game,
+    player: standing.includes(me) ? me : standing[0],
+    cards: [],
+    suit: 'S',
+    tapping: false,
+    busy: false,
+    error: null,
+    answer: null,
+  };
+  mk.input = photoInput({ testid: 'mayknock-file', onFile: (file) => ask(file) });
+  const dlg = $('#mayknock');
+  if (!dlg.dataset.wiredMayKnock) {
+    dlg.dataset.wiredMayKnock = '1';
+    dlg.addEventListener('close', () => {
+      mk = null; // the hand is secret: forget it as soon as the sheet closes
+      fill($('#mayknock-body'));
+    });
+  }
+  render();
+  openDialog(dlg);
+}
