@@ -594,136 +594,154 @@ function settingsFields(variant, values, { disabled = false } = {}) {
 
 // ---- new game -----------------------------------------------------------------------
 
+// The new-game sheet's state: ng = {variant, names, prev, settingsUi, els}.
+
+function renderVariantChoice(ng) {
+  fill(ng.els.variants, ...VARIANT_ORDER.map((v) => h('button', {
+    type: 'button',
+    role: 'radio',
+    'aria-checked': ng.variant === v ? 'true' : 'false',
+    class: `variant${ng.variant === v ? ' active' : ''}`,
+    testid: `variant-${v}`,
+    onclick: () => {
+      ng.variant = v;
+      renderVariantChoice(ng);
+      renderNewGameRules(ng);
+    },
+  }, h('strong', {}, VARIANTS[v].label), h('span', {}, VARIANTS[v].blurb))));
+}
+
+function syncNames(ng) {
+  ng.names = [...ng.els.players.querySelectorAll('input')].map((i) => i.value);
+}
+
+function playerRow(ng, name, i) {
+  return h('div', { class: 'player-row' },
+    h('span', { class: 'pdot', style: `background:${playerColor(i)}` }),
+    h('input', {
+      class: 'input',
+      value: name,
+      placeholder: `Player ${i + 1}`,
+      autocomplete: 'off',
+      autocapitalize: 'words',
+      enterkeyhint: 'next',
+      maxlength: 40,
+      testid: `player-input-${i}`,
+      'aria-label': `Player ${i + 1} name`,
+      oninput: () => syncNames(ng),
+    }),
+    h('button', {
+      type: 'button',
+      class: 'icon-btn icon-btn-sm',
+      testid: `player-remove-${i}`,
+      'aria-label': `Remove player ${i + 1}`,
+      disabled: ng.names.length <= 2,
+      onclick: () => {
+        syncNames(ng);
+        ng.names.splice(i, 1);
+        renderPlayerRows(ng);
+      },
+    }, '✕'));
+}
+
+function renderPlayerRows(ng, focusLast = false) {
+  const v = VARIANTS[ng.variant];
+  const max = v?.maxPlayers || 8;
+  const rows = ng.names.map((name, i) => playerRow(ng, name, i));
+  rows.push(h('button', {
+    type: 'button',
+    class: 'btn btn-ghost btn-block',
+    testid: 'add-player',
+    disabled: ng.names.length >= max,
+    onclick: () => {
+      syncNames(ng);
+      ng.names.push('');
+      renderPlayerRows(ng, true);
+    },
+  }, '+ Add player'));
+  rows.push(h('p', { class: 'muted small' }, `${v?.label}: ${v?.minPlayers}–${max} players.`));
+  fill(ng.els.players, ...rows);
+  if (focusLast) ng.els.players.querySelectorAll('input')[ng.names.length - 1]?.focus();
+}
+
+function renderNewGameRules(ng) {
+  const keep = ng.variant === ng.prev?.variant ? ng.prev.settings || {} : defaultSettings(ng.variant);
+  ng.settingsUi = settingsFields(ng.variant, keep);
+  fill(ng.els.settings, ng.settingsUi.el);
+  renderPlayerRows(ng);
+}
+
+/** What is wrong with the names before the server is asked, in players' words; or null. */
+function namesProblem(players) {
+  if (players.length < 2) return 'Enter at least two player names.';
+  if (new Set(players.map((p) => p.toLowerCase())).size !== players.length) {
+    return 'Every player needs a different name.';
+  }
+  return null;
+}
+
+function showNewGameError(ng, msg) {
+  ng.els.error.textContent = msg;
+  ng.els.error.hidden = !msg;
+  if (msg) ng.els.error.scrollIntoView({ block: 'nearest' });
+}
+
+async function createGame(ng) {
+  syncNames(ng);
+  const players = ng.names.map((n) => n.trim()).filter(Boolean);
+  const problem = namesProblem(players);
+  showNewGameError(ng, problem || '');
+  if (problem) return;
+  const btn = ng.els.create;
+  btn.disabled = true;
+  btn.textContent = 'Creating…';
+  try {
+    const game = await api.createGame({ variant: ng.variant, players, settings: ng.settingsUi.read() });
+    ng.dialog.close('created');
+    await loadGames();
+    await openGame(game.id, { pin: false });
+    toast(`${variantLabel(ng.variant)} started`);
+  } catch (e) {
+    showNewGameError(ng, playerWords(e.message, ng.variant));
+  } finally {
+    btn.disabled = false;
+    btn.textContent = 'Start game';
+  }
+}
+
+/** The new-game sheet: variant, players, rules; it starts from the current game's. */
 function openNewGame() {
   if (!state.admin) return;
   closeDialog($('#menu'));
-  const dlg = $('#newgame');
-  const form = $('#newgame-form');
   const prev = state.game;
   const ng = {
     variant: prev?.variant || 'chicago',
     names: prev ? prev.players.map((p) => p.name) : ['', ''],
+    prev,
+    settingsUi: null,
+    dialog: $('#newgame'),
+    els: {
+      variants: h('div', { class: 'variant-grid', role: 'radiogroup', 'aria-label': 'Variant' }),
+      players: h('div', { class: 'player-rows' }),
+      settings: h('div', {}),
+      error: h('p', { class: 'error error-box', testid: 'newgame-error', role: 'alert', hidden: true }),
+    },
   };
-  let settingsUi = null;
-  const els = {
-    variants: h('div', { class: 'variant-grid', role: 'radiogroup', 'aria-label': 'Variant' }),
-    players: h('div', { class: 'player-rows' }),
-    settings: h('div', {}),
-    error: h('p', { class: 'error error-box', testid: 'newgame-error', role: 'alert', hidden: true }),
-  };
-
-  const renderVariants = () => {
-    fill(els.variants, ...VARIANT_ORDER.map((v) => h('button', {
-      type: 'button',
-      role: 'radio',
-      'aria-checked': ng.variant === v ? 'true' : 'false',
-      class: `variant${ng.variant === v ? ' active' : ''}`,
-      testid: `variant-${v}`,
-      onclick: () => {
-        ng.variant = v;
-        renderVariants();
-        renderSettings();
-      },
-    }, h('strong', {}, VARIANTS[v].label), h('span', {}, VARIANTS[v].blurb))));
-  };
-  const syncNames = () => {
-    ng.names = [...els.players.querySelectorAll('input')].map((i) => i.value);
-  };
-  const renderPlayers = (focusLast = false) => {
-    const rows = ng.names.map((name, i) => h('div', { class: 'player-row' },
-      h('span', { class: 'pdot', style: `background:${playerColor(i)}` }),
-      h('input', {
-        class: 'input',
-        value: name,
-        placeholder: `Player ${i + 1}`,
-        autocomplete: 'off',
-        autocapitalize: 'words',
-        enterkeyhint: 'next',
-        maxlength: 40,
-        testid: `player-input-${i}`,
-        'aria-label': `Player ${i + 1} name`,
-        oninput: syncNames,
-      }),
-      h('button', {
-        type: 'button',
-        class: 'icon-btn icon-btn-sm',
-        testid: `player-remove-${i}`,
-        'aria-label': `Remove player ${i + 1}`,
-        disabled: ng.names.length <= 2,
-        onclick: () => {
-          syncNames();
-          ng.names.splice(i, 1);
-          renderPlayers();
-        },
-      }, '✕')));
-    const max = VARIANTS[ng.variant]?.maxPlayers || 8;
-    rows.push(h('button', {
-      type: 'button',
-      class: 'btn btn-ghost btn-block',
-      testid: 'add-player',
-      disabled: ng.names.length >= max,
-      onclick: () => {
-        syncNames();
-        ng.names.push('');
-        renderPlayers(true);
-      },
-    }, '+ Add player'));
-    rows.push(h('p', { class: 'muted small' }, `${VARIANTS[ng.variant]?.label}: ${VARIANTS[ng.variant]?.minPlayers}–${max} players.`));
-    fill(els.players, ...rows);
-    if (focusLast) els.players.querySelectorAll('input')[ng.names.length - 1]?.focus();
-  };
-  const renderSettings = () => {
-    const keep = ng.variant === prev?.variant ? prev.settings || {} : defaultSettings(ng.variant);
-    settingsUi = settingsFields(ng.variant, keep);
-    fill(els.settings, settingsUi.el);
-    renderPlayers();
-  };
-
-  const create = async () => {
-    syncNames();
-    const players = ng.names.map((n) => n.trim()).filter(Boolean);
-    const showErr = (msg) => {
-      els.error.textContent = msg;
-      els.error.hidden = !msg;
-      if (msg) els.error.scrollIntoView({ block: 'nearest' });
-    };
-    if (players.length < 2) return showErr('Enter at least two player names.');
-    if (new Set(players.map((p) => p.toLowerCase())).size !== players.length) {
-      return showErr('Every player needs a different name.');
-    }
-    showErr('');
-    createBtn.disabled = true;
-    createBtn.textContent = 'Creating…';
-    try {
-      const game = await api.createGame({ variant: ng.variant, players, settings: settingsUi.read() });
-      dlg.close('created');
-      await loadGames();
-      await openGame(game.id, { pin: false });
-      toast(`${variantLabel(ng.variant)} started`);
-    } catch (e) {
-      showErr(playerWords(e.message, ng.variant));
-    } finally {
-      createBtn.disabled = false;
-      createBtn.textContent = 'Start game';
-    }
-    return undefined;
-  };
-  const createBtn = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: create }, 'Start game');
-
-  fill(form,
+  ng.els.create = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: () => createGame(ng) }, 'Start game');
+  fill($('#newgame-form'),
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'newgame-close' }, '✕'),
       h('div', { class: 'sheet-title' }, h('h2', {}, 'New game'))),
     h('div', { class: 'sheet-scroll' },
-      h('h3', { class: 'section-label' }, 'Game'), els.variants,
-      h('h3', { class: 'section-label' }, 'Players'), els.players,
-      h('h3', { class: 'section-label' }, 'Rules'), els.settings,
-      els.error),
-    h('div', { class: 'sheet-foot' }, createBtn),
+      h('h3', { class: 'section-label' }, 'Game'), ng.els.variants,
+      h('h3', { class: 'section-label' }, 'Players'), ng.els.players,
+      h('h3', { class: 'section-label' }, 'Rules'), ng.els.settings,
+      ng.els.error),
+    h('div', { class: 'sheet-foot' }, ng.els.create),
   );
-  renderVariants();
-  renderSettings();
-  openDialog(dlg);
+  renderVariantChoice(ng);
+  renderNewGameRules(ng);
+  openDialog(ng.dialog);
 }
 
 // ---- game settings ------------------------------------------------------------------

@@ -500,66 +500,63 @@ function zoneBox({ zone, title, hint, cards, removable, warn, extra, onRemove })
   );
 }
 
-function renderPlayer() {
-  const p = st.players[st.active];
-  const v = st.variant;
-  const toggles = (TOGGLES[v] || []).map(([key, label]) =>
-    h(
-      'button',
-      {
-        type: 'button',
-        class: `toggle${p[key] ? ' on' : ''}`,
-        'aria-pressed': p[key] ? 'true' : 'false',
-        testid: `toggle-${key}`,
-        onclick: () => toggle(key),
-      },
-      h('span', { class: 'toggle-box', 'aria-hidden': 'true' }, p[key] ? '✓' : ''),
-      label,
-    ));
+function endToggles(p) {
+  return (TOGGLES[st.variant] || []).map(([key, label]) => h(
+    'button',
+    {
+      type: 'button',
+      class: `toggle${p[key] ? ' on' : ''}`,
+      'aria-pressed': p[key] ? 'true' : 'false',
+      testid: `toggle-${key}`,
+      onclick: () => toggle(key),
+    },
+    h('span', { class: 'toggle-box', 'aria-hidden': 'true' }, p[key] ? '✓' : ''),
+    label,
+  ));
+}
 
-  const zones = [];
-  if (v === 'rummy500') {
+/** Rummy 500: one meld in front of the player, with where it was laid off, if it was. */
+function meldZones(m, i) {
+  const zones = [zoneBox({
+    zone: i,
+    title: `Meld ${i + 1}`,
+    hint: 'in front: plus',
+    cards: m,
+    removable: true,
+    extra: m.on ? null : h('button', {
+      type: 'button',
+      class: 'btn btn-small',
+      testid: `layoff-${i}`,
+      title: 'These cards were laid off on a meld on the table',
+      onclick: () => {
+        m.on = [];
+        st.zone = onZone(i);
+        renderAll();
+      },
+    }, 'Laid off…'),
+  })];
+  if (m.on) {
     zones.push(zoneBox({
-      zone: 'hand',
-      title: 'Left in hand',
-      hint: 'counts minus',
-      cards: p.hand,
+      zone: onZone(i),
+      title: `Meld ${i + 1} laid off on`,
+      hint: 'that meld’s cards: an ace on A-2-3 counts low',
+      cards: m.on,
+      removable: true,
+      onRemove: () => {
+        delete m.on;
+        st.zone = i;
+        changed();
+      },
     }));
-    p.melds.forEach((m, i) => {
-      zones.push(zoneBox({
-        zone: i,
-        title: `Meld ${i + 1}`,
-        hint: 'in front: plus',
-        cards: m,
-        removable: true,
-        extra: m.on ? null : h('button', {
-          type: 'button',
-          class: 'btn btn-small',
-          testid: `layoff-${i}`,
-          title: 'These cards were laid off on a meld on the table',
-          onclick: () => {
-            m.on = [];
-            st.zone = onZone(i);
-            renderAll();
-          },
-        }, 'Laid off…'),
-      }));
-      if (m.on) {
-        zones.push(zoneBox({
-          zone: onZone(i),
-          title: `Meld ${i + 1} laid off on`,
-          hint: 'that meld’s cards: an ace on A-2-3 counts low',
-          cards: m.on,
-          removable: true,
-          onRemove: () => {
-            delete m.on;
-            st.zone = i;
-            changed();
-          },
-        }));
-      }
-    });
-    zones.push(h('button', {
+  }
+  return zones;
+}
+
+function rummy500Zones(p) {
+  return [
+    zoneBox({ zone: 'hand', title: 'Left in hand', hint: 'counts minus', cards: p.hand }),
+    ...p.melds.flatMap((m, i) => meldZones(m, i)),
+    h('button', {
       type: 'button',
       class: 'btn btn-ghost btn-block add-meld',
       testid: 'add-meld',
@@ -568,22 +565,26 @@ function renderPlayer() {
         st.zone = p.melds.length - 1;
         renderAll();
       },
-    }, '+ Add meld'));
-  } else {
-    let hint = '';
-    if (v === 'chicago') {
-      const size = VARIANTS.chicago?.handSize || {};
-      const want = p.knocked || p.rummy ? `${size.cards} or ${size.ender}` : `${size.cards}`;
-      hint = `${p.hand.length} of ${want} cards`;
-    }
-    else if (p.went_out) hint = 'went out: no cards';
-    else hint = 'cards left in hand';
-    const n = p.hand.length;
-    const size = VARIANTS.chicago?.handSize || {};
-    const warn = v === 'chicago' && n > 0 && !(n === size.cards || (n === size.ender && (p.knocked || p.rummy)));
-    zones.push(zoneBox({ zone: 'hand', title: 'Cards', hint, cards: p.hand, warn }));
-  }
+    }, '+ Add meld'),
+  ];
+}
 
+/** Chicago, Rummy, Rummy 10-card: the cards in the hand, with how many are expected. */
+function handZone(p) {
+  const size = VARIANTS.chicago?.handSize || {};
+  const n = p.hand.length;
+  const ends = p.knocked || p.rummy;
+  let hint = 'cards left in hand';
+  if (st.variant === 'chicago') hint = `${n} of ${ends ? `${size.cards} or ${size.ender}` : size.cards} cards`;
+  else if (p.went_out) hint = 'went out: no cards';
+  const warn = st.variant === 'chicago' && n > 0 && !(n === size.cards || (n === size.ender && ends));
+  return zoneBox({ zone: 'hand', title: 'Cards', hint, cards: p.hand, warn });
+}
+
+function renderPlayer() {
+  const p = st.players[st.active];
+  const toggles = endToggles(p);
+  const zones = st.variant === 'rummy500' ? rummy500Zones(p) : [handZone(p)];
   fill(st.els.player,
     h('div', { class: 'entry-player-head' },
       h('h3', { testid: 'entry-player-name' }, p.name),
@@ -735,6 +736,29 @@ function renderAll() {
   renderError();
 }
 
+/** The players as the form starts: the stored input for a correction, else blank. */
+function startingPlayers(game, n) {
+  if (n == null) {
+    return (game.players || []).filter((p) => !p.eliminated).map((p) => blankPlayer(p.name));
+  }
+  const hand = (game.hands || []).find((x) => x.n === n);
+  const input = hand?.players || hand?.input?.players || [];
+  return input.length
+    ? input.map(fromInput)
+    : (hand?.result?.players || []).map((r) => blankPlayer(r.name));
+}
+
+/** The draft this phone kept for this hand, if any, laid over the starting players. */
+function withDraft(game, n, players) {
+  const next = (game.hands || []).length + 1;
+  const key = draftKey(game.id, n, next);
+  if (n == null) pruneDrafts(storage(), game.id, next);
+  const draft = loadDraft(storage(), key, players.map((p) => p.name));
+  if (!draft) return { key, draft: null, players };
+  const kept = new Map(draft.players.map((p) => [p.name, fromInput(p)]));
+  return { key, draft, players: players.map((p) => kept.get(p.name) || p) };
+}
+
 /**
  * Open the entry form. `n` = hand number to correct (null for a new hand).
  * `onSaved(result, n)` runs after a successful save.
@@ -742,24 +766,7 @@ function renderAll() {
 export function openEntry({ game, n = null, onSaved }) {
   const dialog = $('#entry');
   const form = $('#entry-form');
-  let players;
-  if (n != null) {
-    const hand = (game.hands || []).find((x) => x.n === n);
-    const input = hand?.players || hand?.input?.players || [];
-    players = input.length
-      ? input.map(fromInput)
-      : (hand?.result?.players || []).map((r) => blankPlayer(r.name));
-  } else {
-    players = (game.players || []).filter((p) => !p.eliminated).map((p) => blankPlayer(p.name));
-  }
-  const next = (game.hands || []).length + 1;
-  const key = draftKey(game.id, n, next);
-  if (n == null) pruneDrafts(storage(), game.id, next);
-  const draft = loadDraft(storage(), key, players.map((p) => p.name));
-  if (draft) {
-    const kept = new Map(draft.players.map((p) => [p.name, fromInput(p)]));
-    players = players.map((p) => kept.get(p.name) || p);
-  }
+  const { key, draft, players } = withDraft(game, n, startingPlayers(game, n));
   st = {
     game,
     variant: game.variant,
