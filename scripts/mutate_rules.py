@@ -305,7 +305,8 @@ def mutants_of(module: str) -> Iterator[Mutant]:
 
 
 def load_allowlist(path: Path) -> dict[str, str]:
-    """`key | reason` per line; # starts a comment line. Every entry must give a reason."""
+    """`key ## reason` per line (` ## ` cannot occur in a key); # starts a comment line.
+    Every entry must give a reason."""
     out: dict[str, str] = {}
     if not path.exists():
         return out
@@ -313,9 +314,9 @@ def load_allowlist(path: Path) -> dict[str, str]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        key, sep, reason = line.rpartition(" | ")
+        key, sep, reason = line.partition(" ## ")
         if not sep or not reason.strip():
-            sys.exit(f"{path.name}:{n}: expected 'key | reason', got {raw!r}")
+            sys.exit(f"{path.name}:{n}: expected 'key ## reason', got {raw!r}")
         out[key.strip()] = reason.strip()
     return out
 

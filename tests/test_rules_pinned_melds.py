@@ -133,6 +133,9 @@ def test_what_is_wild(rules: MeldRules, card: Card, wild: bool) -> None:
     ("KH AH JK", False),              # Q-K-A: the joker is the queen
     ("AH 2H", False),                 # two cards are no meld: the ace keeps its value
     ("2H 3H 4H", False),              # no ace at all
+    # A..K with a joker for the 3 (or the 2) reads as 2..A too: a natural 2 or 3 says low
+    ("AH 2H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK", True),
+    ("AH 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK", True),
     # A..K with jokers for the 2 and 3 reads as 2..A too: no natural 2 or 3, so full value
     ("AH 4H 5H 6H 7H 8H 9H 10H JH QH KH JK JK", False),
     ("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", True),  # A..K: the ace sits below the 2
