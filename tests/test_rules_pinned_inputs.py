@@ -70,6 +70,11 @@ def test_defaults_and_the_largest_hand() -> None:
     assert parse_player({"name": "Ann", "went_out": True, "rummy": True}).rummy is True
 
 
+def test_a_player_hand_defaults_to_nothing() -> None:
+    assert PlayerHand("Ann") == PlayerHand("Ann", 0, (), (), False, False, False)
+    assert MeldEntry(()).on == ()
+
+
 def test_a_game_keeps_the_total() -> None:
     assert parse_player({"name": "Ann"}, with_total=False).total == 0
     with pytest.raises(RulesError, match="the total is kept by the game"):

@@ -61,7 +61,8 @@ def meld_rules_for(settings: Any) -> MeldRules:
         return chicago.meld_rules(settings)
     if isinstance(settings, Rummy500Settings):
         return rummy500.meld_rules(settings)
-    return MeldRules(jokers_wild=False, ace_high=getattr(settings, "ace", "low") == "high_or_low")
+    high = isinstance(settings, RummySettings) and settings.ace == "high_or_low"
+    return MeldRules(jokers_wild=False, ace_high=high)
 
 
 def score_line(line: object) -> dict[str, Any]:
