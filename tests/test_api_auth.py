@@ -26,6 +26,8 @@ PUBLIC = {
     ("GET", "/api/games/{game_id}/events"),
     ("GET", "/api/camera"),             # camera state, as the page shows it
     ("GET", "/api/scans/{key}.jpg"),    # an annotated scan, by its unguessable id
+    ("GET", "/api/variants"),           # the rules' data the page reads
+    ("POST", "/api/games/{game_id}/knock-check"),  # a player's private check: rate-limited
 }
 PUBLIC_MOUNTS = {"/static"}
 
