@@ -37,7 +37,6 @@ from tests.conftest import cards
     ({"name": "Ann", "hand": ["7Z"]}, "player Ann: unknown card '7Z'"),
     ({"name": "Ann", "melds": "7H 8H 9H"}, "player Ann: melds must be a list"),
     ({"name": "Ann", "melds": [[]]}, "player Ann: an empty meld"),
-    ({"name": "Ann", "melds": [{"cards": []}]}, "player Ann: an empty meld"),
     ({"name": "Ann", "melds": [{"cards": ["7H"], "by": "Bob"}]},
      "player Ann: unknown meld key 'by'"),
     ({"name": "Ann", "melds": [{"on": ["7H"]}]}, "expected a list of card codes, got null"),
@@ -61,6 +60,11 @@ def test_a_player_is_read() -> None:
                               MeldEntry(tuple(cards("AH")), tuple(cards("2H 3H")))),
                              knocked=True)
     assert list(got.all_cards()) == cards("7H JK 7C 8C 9C AH")
+
+
+def test_an_empty_lay_off_in_the_object_form_is_kept_for_stored_games() -> None:
+    got = parse_player({"name": "Ann", "melds": [{"cards": [], "on": ["2H", "3H"]}]})
+    assert got.melds == (MeldEntry((), tuple(cards("2H 3H"))),)
 
 
 def test_defaults_and_the_largest_hand() -> None:

@@ -77,6 +77,10 @@ def test_a_run_stops_at_thirteen_cards_however_many_wilds() -> None:
     hand = cards("7H 8H") + [Card(2, s) for s in "CDHS"] * 3
     sol = solve(hand, RULES["naturals-2"], pip_value)
     assert sol.deadwood == 2 and [len(m) for m in sol.melds] == [13]
+    # an ace and a king that may only meld together: A..K, eleven wilds between them
+    hand = cards("AH KH") + [Card(2, s) for s in "CDHS"] * 3
+    sol = solve(hand[:13], RULES["naturals-2"], pip_value)
+    assert sol.deadwood == 0 and [len(m) for m in sol.melds] == [13]
 
 
 def test_two_naturals_share_four_wilds() -> None:

@@ -46,18 +46,18 @@ def _flag(raw: dict, key: str, who: str) -> bool:
 
 def _meld_entry(raw: object) -> MeldEntry:
     """A meld as a list of cards, or {"cards": [...], "on": [...]} for a lay-off; the
-    caller names the player in any refusal."""
-    on: list[Card] = []
+    caller names the player in any refusal. (An empty `cards` in the second form is
+    kept: games stored with one must still replay.)"""
     if isinstance(raw, dict):
         unknown = set(raw) - {"cards", "on"}
         if unknown:
             raise RulesError(f"unknown meld key {shown(sorted(unknown)[0])}")
-        on = parse_cards(raw.get("on", []))
-        raw = raw.get("cards")
+        return MeldEntry(tuple(parse_cards(raw.get("cards"))),
+                         tuple(parse_cards(raw.get("on", []))))
     cards = parse_cards(raw)
     if not cards:
         raise RulesError("an empty meld")
-    return MeldEntry(tuple(cards), tuple(on))
+    return MeldEntry(tuple(cards))
 
 
 def parse_player(raw: object, *, with_total: bool = True) -> PlayerHand:
