@@ -413,3 +413,80 @@ def test_a_viewer_asks_may_i_knock_privately(server: Server, phones: tuple[Phone
     assert server.api("GET", f"/api/games/{gid}") == before
     assert asked == []
     expect(admin.tid("history-empty")).to_be_visible()
+
+
+# English left on the Portuguese page: the English catalogue's words (cut at its {values})
+# that no Portuguese message also holds, found in what the page shows.
+ENGLISH_LEFT = """async () => {
+  const { CATALOGUES } = await import('/static/i18n.js');
+  const pt = Object.values(CATALOGUES.pt).join('\\n');
+  const bits = new Set();
+  for (const text of Object.values(CATALOGUES.en)) {
+    for (const bit of text.split(/\\{\\w+\\}/)) {
+      const b = bit.trim();
+      if (b.length >= 6 && /[a-z]{3}/.test(b) && !pt.includes(b)) bits.add(b);
+    }
+  }
+  const shown = document.body.innerText;
+  return [...bits].filter((b) => shown.includes(b));
+}"""
+
+
+def english_left(phone: Phone, screen: str, problems: list[str]) -> None:
+    problems += [f"{screen}: English {b!r}" for b in phone.page.evaluate(ENGLISH_LEFT)]
+
+
+def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
+    gid = server.api("POST", "/api/games", {"variant": "chicago", "players": THREE})["id"]
+    server.api("POST", f"/api/games/{gid}/hands", {"players": [
+        {"name": "Ann", "hand": ANN_KNOCK, "knocked": True},
+        {"name": "Bob", "hand": BOB_HAND}, {"name": "Cy", "hand": CY_HAND}]})
+    admin = phone_at(browser, f"{server.url}/#token={TOKEN}", 390, locale="pt-BR")
+    problems: list[str] = []
+    assert admin.page.evaluate("document.documentElement.lang") == "pt"
+    expect(admin.tid("game-title")).to_have_text("Rummy Chicago")
+    expect(admin.tid("primary-btn")).to_have_text("+ Mão 2")
+    expect(admin.tid("hand-count")).to_have_text("1 mão")
+    expect(admin.tid("knock-limit").first).to_have_text("bate com ≤ 9")
+    expect(admin.tid("history-legend")).to_have_text(
+        "R rummy · B bateu · Toque numa mão para ver as cartas.")
+    english_left(admin, "placar", problems)
+    check_screen(admin, "placar", problems)
+    shot(admin, "portuguese.png")
+
+    admin.tid("primary-btn").click()
+    enter_player(admin, 0, ANN_KNOCK[:3])
+    expect(admin.tid("zone-hint")).to_have_text("3 de 7 cartas")
+    expect(admin.tid("rank-A")).to_contain_text("A")
+    assert admin.tid("suit-H").get_attribute("aria-label") == "Copas"
+    expect(admin.tid("preview-error")).to_have_text("Marque o jogador que bateu ou fez rummy.")
+    english_left(admin, "mão", problems)
+    shot(admin, "portuguese-entry.png")
+    admin.tid("entry-close").click()
+    expect(admin.tid("ask-ok")).to_have_text("Deitar fora")
+    admin.tid("ask-ok").click()
+
+    admin.tid("hand-row-1").click()
+    expect(admin.tid("hand-sheet")).to_contain_text("Batida válida")
+    english_left(admin, "detalhes", problems)
+    admin.tid("hand-sheet").locator("[data-close]").first.click()
+    admin.tid("games-btn").click()
+    english_left(admin, "menu", problems)
+    admin.tid("menu-new-game").click()
+    expect(admin.tid("variant-rummy10")).to_contain_text("Rummy de 10 cartas")
+    admin.tid("variant-chicago").click()
+    expect(admin.tid("setting-knocker_tie")).to_contain_text("Sem multa")
+    english_left(admin, "novo jogo", problems)
+    check_screen(admin, "novo jogo", problems)
+    admin.tid("newgame-close").click()
+    assert problems == [], "\n".join(problems)
+
+    # the switch overrides the phone's language, and is kept
+    admin.tid("games-btn").click()
+    with admin.page.expect_navigation():
+        admin.tid("language").select_option("en")
+    admin.page.wait_for_selector("body.ready")
+    expect(admin.tid("primary-btn")).to_have_text("+ Hand 2")
+    assert admin.page.evaluate("localStorage.getItem('scorekeeper.lang')") == "en"
+    assert admin.errors == []
+    admin.page.context.close()

@@ -1,5 +1,7 @@
 // HTTP API client: bearer token from the admin link, JSON in and out, {"detail"} errors.
 
+import { t } from './i18n.js';
+
 const TOKEN_KEY = 'scorekeeper.token';
 
 export class ApiError extends Error {
@@ -66,9 +68,9 @@ function describe(status, body) {
     }
     return JSON.stringify(d);
   }
-  if (status === 401 || status === 403) return 'Not allowed: open the admin link again.';
-  if (status === 404) return 'Not found.';
-  return `Server error (${status}).`;
+  if (status === 401 || status === 403) return t('net.notAllowed');
+  if (status === 404) return t('net.notFound');
+  return t('net.server', { status });
 }
 
 function authHeaders(extra = {}) {
@@ -92,7 +94,7 @@ export async function request(method, path, body) {
       cache: 'no-store',
     });
   } catch {
-    throw new ApiError('Cannot reach the scorekeeper. Check the Wi-Fi and try again.', 0);
+    throw new ApiError(t('net.unreachable'), 0);
   }
   let data = null;
   const text = await res.text();
@@ -113,7 +115,7 @@ export async function requestBlob(path) {
   try {
     res = await fetch(path, { headers: authHeaders(), cache: 'no-store' });
   } catch {
-    throw new ApiError('Cannot reach the scorekeeper. Check the Wi-Fi and try again.', 0);
+    throw new ApiError(t('net.unreachable'), 0);
   }
   if (!res.ok) {
     let data = null;

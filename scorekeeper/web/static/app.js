@@ -6,6 +6,7 @@ import { hasDraft, openEntry } from './entry.js';
 import { openMayKnock } from './mayknock.js';
 import { icon, openCamera } from './scan.js';
 import { checkNumber, playerWords } from './messages.js';
+import { LANGUAGES, pickLanguage, savedLanguage, saveLanguage, setLanguage, t, translateStatic } from './i18n.js';
 import { THEMES, savedTheme, setTheme } from './theme.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
@@ -36,7 +37,7 @@ async function checkSession() {
     state.sessionKnown = true;
     if (hadToken && !state.admin) {
       setToken('');
-      toast('This admin link is not valid (any more). You are a viewer.', 'error');
+      toast(t('role.badLink'), 'error');
     }
   } catch {
     state.admin = false;
@@ -45,7 +46,7 @@ async function checkSession() {
   document.body.classList.toggle('is-viewer', !state.admin);
   const badge = $('#role-badge');
   badge.hidden = false;
-  badge.textContent = state.admin ? 'admin' : 'viewer';
+  badge.textContent = state.admin ? t('role.admin') : t('role.viewer');
   badge.className = `badge ${state.admin ? 'badge-admin' : 'badge-viewer'}`;
 }
 
@@ -55,7 +56,7 @@ async function loadGames() {
     state.games = Array.isArray(list) ? list : list?.games || [];
     return true;
   } catch (e) {
-    if (!state.game) showEmpty(`Cannot load games: ${e.message}`);
+    if (!state.game) showEmpty(t('load.games', { error: e.message }));
     return false;
   }
 }
@@ -85,7 +86,7 @@ async function openGame(id, { pin } = {}) {
     const g = await api.game(id);
     applyGame(g, { force: changedGame });
   } catch (e) {
-    if (changedGame) showEmpty(`Cannot open game ${id}: ${e.message}`);
+    if (changedGame) showEmpty(t('load.game', { id, error: e.message }));
     else toast(e.message, 'error');
   }
   if (changedGame || !state.es) connect(id);
@@ -117,7 +118,7 @@ async function followNewest() {
   if (String(newest) !== String(state.gameId)) {
     const hadGame = state.gameId != null;
     await openGame(newest);
-    if (hadGame) toast(`New game: ${variantLabel(state.game?.variant)}`);
+    if (hadGame) toast(t('game.new', { variant: variantLabel(state.game?.variant) }));
   }
 }
 
@@ -187,15 +188,15 @@ function showEmpty(message) {
   }
   const box = $('#empty');
   box.hidden = false;
-  $('#game-title').textContent = 'No game';
+  $('#game-title').textContent = t('app.noGame');
   const parts = [h('div', { class: 'empty-suits', 'aria-hidden': 'true' }, '♠ ♥ ♣ ♦')];
   if (message) {
     parts.push(h('p', { class: 'error' }, message));
   } else if (state.admin) {
-    parts.push(h('h2', {}, 'No games yet'), h('p', { class: 'muted' }, 'Start one: pick the variant and the players.'),
-      h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'empty-new-game', onclick: () => openNewGame() }, '+ New game'));
+    parts.push(h('h2', {}, t('empty.noGames')), h('p', { class: 'muted' }, t('empty.start')),
+      h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'empty-new-game', onclick: () => openNewGame() }, t('btn.newGame')));
   } else {
-    parts.push(h('h2', {}, 'Waiting for a game'), h('p', { class: 'muted' }, 'The scores appear here as soon as the host starts a game.'));
+    parts.push(h('h2', {}, t('empty.waiting')), h('p', { class: 'muted' }, t('empty.waitingText')));
   }
   fill(box, ...parts);
   renderActions();
@@ -215,18 +216,18 @@ function lastPoints(g, name) {
 
 function playerSub(g, p) {
   const bits = [];
-  if (p.eliminated) return [h('span', { class: 'tag tag-elim' }, 'OUT')];
+  if (p.eliminated) return [h('span', { class: 'tag tag-elim' }, t('board.out'))];
   if (g.variant === 'chicago' && p.knock_limit != null) {
     bits.push(h('span', { class: 'sub-item', testid: 'knock-limit' },
-      p.knock_limit > 0 ? `knock ≤ ${p.knock_limit}` : 'can’t knock: rummy only'));
+      p.knock_limit > 0 ? t('board.knockLimit', { n: num(p.knock_limit) }) : t('board.noKnock')));
   }
   if (g.variant !== 'chicago' && p.to_target != null) {
     bits.push(h('span', { class: 'sub-item', testid: 'to-target' },
-      p.to_target > 0 ? `needs ${p.to_target}` : 'target reached'));
+      p.to_target > 0 ? t('board.needs', { n: num(p.to_target) }) : t('board.targetReached')));
   }
   if (p.hands_left != null) {
     const left = p.hands_left;
-    bits.push(h('span', { class: 'sub-item', testid: 'hands-left' }, `${left} hand${left === 1 ? '' : 's'} left`));
+    bits.push(h('span', { class: 'sub-item', testid: 'hands-left' }, t('board.handsLeft', { n: left })));
   }
   return bits;
 }
@@ -250,7 +251,7 @@ function renderScoreboard(g) {
       h('div', { class: 'pmain' },
         h('div', { class: 'pname' },
           h('span', { testid: `player-name-${i}` }, p.name),
-          isLeader ? h('span', { class: 'crown', title: over ? 'Winner' : 'Leader', 'aria-label': over ? 'winner' : 'leader' }, over ? '♛' : '★') : null),
+          isLeader ? h('span', { class: 'crown', title: over ? t('board.winner') : t('board.leader'), 'aria-label': over ? t('board.winner') : t('board.leader') }, over ? '♛' : '★') : null),
         h('div', { class: 'psub' }, playerSub(g, p))),
       h('div', { class: 'pscore' },
         h('div', { class: 'ptotal', testid: `player-total-${i}` }, num(p.total)),
@@ -260,7 +261,7 @@ function renderScoreboard(g) {
           type: 'button',
           class: 'icon-btn icon-btn-sm rename-btn',
           testid: `rename-${i}`,
-          'aria-label': `Rename ${p.name}`,
+          'aria-label': t('board.rename', { name: p.name }),
           onclick: () => renamePlayer(p.name),
         }, '✎')
         : null,
@@ -268,7 +269,7 @@ function renderScoreboard(g) {
   });
   fill($('#scoreboard'), ...rows);
   const n = (g.hands || []).length;
-  $('#hand-count').textContent = n === 0 ? 'no hands yet' : `${n} hand${n === 1 ? '' : 's'}`;
+  $('#hand-count').textContent = n === 0 ? t('board.noHands') : t('board.handCount', { n });
   $('#scoreboard').classList.toggle('low-good', !!VARIANTS[g.variant]?.lowIsGood);
 }
 
@@ -283,32 +284,32 @@ function renderGameOver(g) {
   const winner = g.winner;
   const row = (g.players || []).find((p) => p.name === winner);
   fill(box,
-    h('div', { class: 'go-label' }, 'Game over'),
-    h('div', { class: 'go-winner', testid: 'winner' }, winner ? `♛ ${winner} wins!` : 'A draw'),
-    row ? h('div', { class: 'go-detail' }, `${num(row.total)} points after ${(g.hands || []).length} hands`) : null,
+    h('div', { class: 'go-label' }, t('over.title')),
+    h('div', { class: 'go-winner', testid: 'winner' }, winner ? t('over.wins', { name: winner }) : t('over.draw')),
+    row ? h('div', { class: 'go-detail' }, t('over.detail', { total: num(row.total), n: (g.hands || []).length })) : null,
     state.admin
-      ? h('button', { type: 'button', class: 'btn btn-light', testid: 'gameover-new-game', onclick: () => openNewGame() }, 'Play again ›')
+      ? h('button', { type: 'button', class: 'btn btn-light', testid: 'gameover-new-game', onclick: () => openNewGame() }, t('over.again'))
       : null,
   );
 }
 
 /** History markers per variant: [input flag, letter, words]; the legend lists the same. */
 const HAND_MARKS = {
-  chicago: [['rummy', 'R', 'rummy'], ['knocked', 'K', 'knocked']],
-  rummy: [['rummy', 'R', 'went out in one go (rummy)'], ['went_out', 'O', 'went out']],
-  rummy10: [['rummy', 'R', 'went out in one go (rummy)'], ['went_out', 'O', 'went out']],
+  chicago: [['rummy', 'rummy', 'rummy'], ['knocked', 'knocked', 'knocked']],
+  rummy: [['rummy', 'rummy', 'rummyOut'], ['went_out', 'wentOut', 'wentOut']],
+  rummy10: [['rummy', 'rummy', 'rummyOut'], ['went_out', 'wentOut', 'wentOut']],
   rummy500: [],
 };
 
 function handMarker(variant, input) {
   if (!input) return null;
   const hit = (HAND_MARKS[variant] || []).find(([flag]) => input[flag]);
-  return hit ? { letter: hit[1], words: hit[2] } : null;
+  return hit ? { letter: t(`mark.letter.${hit[1]}`), words: t(`mark.${hit[2]}`) } : null;
 }
 
 function historyLegend(variant) {
-  const marks = (HAND_MARKS[variant] || []).map(([, letter, words]) => `${letter} ${words}`);
-  return [...marks, 'Tap a hand for its cards.'].join(' · ');
+  const marks = (HAND_MARKS[variant] || []).map(([, letter, words]) => `${t(`mark.letter.${letter}`)} ${t(`mark.${words}`)}`);
+  return [...marks, t('history.tap')].join(' · ');
 }
 
 /** A player's column head: the colour dot and the name, cut short with the full name kept. */
@@ -337,7 +338,7 @@ function renderHistory(g) {
   $('#undo-btn').hidden = !state.admin || hands.length === 0;
   if (!hands.length) {
     fill(box, h('p', { class: 'muted center', testid: 'history-empty' },
-      state.admin ? 'Tap “+ Hand 1” below to enter the first hand.' : 'No hands played yet.'));
+      state.admin ? t('history.firstHand') : t('history.none')));
     return;
   }
   const names = (g.players || []).map((p) => p.name);
@@ -347,7 +348,7 @@ function renderHistory(g) {
     { class: 'hrow', testid: `hand-row-${hand.n}`, onclick: () => openHandInfo(hand.n) },
     h('td', { class: 'hn' },
       h('button', {
-        type: 'button', class: 'hn-btn', 'aria-label': `Hand ${hand.n}: details`,
+        type: 'button', class: 'hn-btn', 'aria-label': t('history.details', { n: hand.n }),
         onclick: (ev) => {
           ev.stopPropagation();
           openHandInfo(hand.n);
@@ -374,17 +375,17 @@ function renderActions() {
   const primary = $('#primary-btn');
   primary.hidden = !state.admin;
   if (!g || g.game_over) {
-    primary.textContent = '+ New game';
+    primary.textContent = t('btn.newGame');
     primary.dataset.action = 'new';
   } else {
-    primary.textContent = `+ Hand ${(g.hands || []).length + 1}`;
+    primary.textContent = t('btn.hand', { n: (g.hands || []).length + 1 });
     primary.dataset.action = 'hand';
   }
 }
 
 function renderTitle(g) {
   $('#game-title').textContent = variantLabel(g.variant);
-  document.title = `${variantLabel(g.variant)} – Scorekeeper`;
+  document.title = t('app.title', { variant: variantLabel(g.variant) });
 }
 
 function renderAll() {
@@ -426,24 +427,24 @@ function renderHandInfo() {
   const rows = (res.players || []).map((r) => {
     const inp = (hand.players || []).find((x) => x.name === r.name) || {};
     const tags = [];
-    if (inp.knocked) tags.push(h('span', { class: 'tag tag-knock' }, 'knocked'));
-    if (inp.rummy) tags.push(h('span', { class: 'tag tag-rummy' }, 'rummy'));
-    if (inp.went_out) tags.push(h('span', { class: 'tag tag-out' }, 'went out'));
-    if (r.eliminated) tags.push(h('span', { class: 'tag tag-elim' }, 'out of the game'));
+    if (inp.knocked) tags.push(h('span', { class: 'tag tag-knock' }, t('mark.knocked')));
+    if (inp.rummy) tags.push(h('span', { class: 'tag tag-rummy' }, t('mark.rummy')));
+    if (inp.went_out) tags.push(h('span', { class: 'tag tag-out' }, t('mark.wentOut')));
+    if (r.eliminated) tags.push(h('span', { class: 'tag tag-elim' }, t('info.outOfGame')));
     const lines = [];
     const melds = (r.melds?.length ? r.melds : inp.melds) || [];
     if (melds.length) {
-      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, 'melds'),
+      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, t('info.melds')),
         h('span', { class: 'hi-melds' }, melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || [])))));
     }
     const left = g.variant === 'chicago' ? r.unmelded || inp.hand : inp.hand;
     if (left?.length) {
-      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, g.variant === 'chicago' ? 'deadwood' : 'in hand'), chipRow(left.map(cardCode))));
+      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, g.variant === 'chicago' ? t('info.deadwood') : t('info.inHand')), chipRow(left.map(cardCode))));
     }
     if (r.dropped) {
-      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, 'not counted'), chipRow([r.dropped])));
+      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, t('info.notCounted')), chipRow([r.dropped])));
     }
-    if (!lines.length) lines.push(h('div', { class: 'hi-line muted small' }, 'no cards'));
+    if (!lines.length) lines.push(h('div', { class: 'hi-line muted small' }, t('info.noCards')));
     return h('li', { class: 'hi-player' },
       h('div', { class: 'hi-top' },
         h('strong', {}, r.name), ...tags,
@@ -454,17 +455,17 @@ function renderHandInfo() {
   fill(dlg.querySelector('#handinfo-body'),
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'handinfo-close' }, '✕'),
-      h('div', { class: 'sheet-title' }, h('h2', {}, `Hand ${hand.n}`), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
+      h('div', { class: 'sheet-title' }, h('h2', {}, t('info.title', { n: hand.n })), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
     h('div', { class: 'sheet-scroll' },
       k ? h('p', { class: `knock ${k.legal !== false ? 'legal' : 'illegal'}` },
-        h('strong', {}, k.legal !== false ? '✓ Legal knock' : '✗ Knock over the limit'),
-        ` — ${k.player}: deadwood ${num(k.deadwood)}, limit ${num(k.limit)}`) : null,
+        h('strong', {}, k.legal !== false ? t('knock.legal') : t('knock.over')),
+        t('knock.line', { player: k.player, deadwood: num(k.deadwood), limit: num(k.limit) })) : null,
       h('ul', { class: 'hi-list' }, rows),
-      res.game_over ? h('p', { class: 'pv-over' }, res.winner ? `♛ ${res.winner} won the game` : 'Game over: a draw') : null),
+      res.game_over ? h('p', { class: 'pv-over' }, res.winner ? t('info.won', { name: res.winner }) : t('toast.draw')) : null),
     state.admin
       ? h('div', { class: 'sheet-foot' },
-        isLast ? h('button', { type: 'button', class: 'btn btn-danger-ghost', testid: 'handinfo-undo', onclick: () => undoLast() }, '↶ Undo') : null,
-        h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'correct-hand', onclick: () => { closeDialog(dlg); startCorrection(hand.n); } }, `✎ Correct hand ${hand.n}`))
+        isLast ? h('button', { type: 'button', class: 'btn btn-danger-ghost', testid: 'handinfo-undo', onclick: () => undoLast() }, t('btn.undo')) : null,
+        h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'correct-hand', onclick: () => { closeDialog(dlg); startCorrection(hand.n); } }, t('info.correct', { n: hand.n })))
       : null,
   );
 }
@@ -475,7 +476,7 @@ function startCorrection(n) {
     game: state.game,
     n,
     onSaved: () => {
-      toast(`Hand ${n} corrected`);
+      toast(t('toast.corrected', { n }));
       refreshGame();
     },
   });
@@ -486,8 +487,8 @@ function startHand() {
   openEntry({
     game: state.game,
     onSaved: (result) => {
-      let msg = result?.n ? `Hand ${result.n} saved` : 'Hand saved';
-      if (result?.game_over) msg = result.winner ? `Game over: ${result.winner} wins!` : 'Game over: a draw';
+      let msg = result?.n ? t('toast.saved', { n: result.n }) : t('toast.savedPlain');
+      if (result?.game_over) msg = result.winner ? t('toast.gameOver', { name: result.winner }) : t('toast.draw');
       toast(msg);
       refreshGame();
     },
@@ -502,12 +503,12 @@ function handInput(hand) {
 async function redoHand(gameId, n, body) {
   const g = state.game;
   if (!g || String(g.id) !== String(gameId) || (g.hands || []).length !== n - 1) {
-    toast(`Hand ${n} cannot come back: the game has changed since.`, 'error');
+    toast(t('toast.noRedo', { n }), 'error');
     return;
   }
   try {
     await api.addHand(gameId, body);
-    toast(`Hand ${n} is back`);
+    toast(t('toast.back', { n }));
     refreshGame();
   } catch (e) {
     toast(playerWords(e.message, g.variant), 'error');
@@ -520,16 +521,16 @@ async function undoLast() {
   const n = g.hands.length;
   const body = handInput(g.hands[n - 1]);
   const ok = await ask({
-    title: `Undo hand ${n}?`,
-    text: 'Its scores are removed from every total.',
-    okLabel: 'Undo hand',
+    title: t('undo.title', { n }),
+    text: t('undo.text'),
+    okLabel: t('undo.ok'),
     danger: true,
     validate: () => api.undo(g.id),
   });
   if (!ok) return;
   closeDialog($('#handinfo'));
-  toast(`Hand ${n} removed`, 'ok', 8000, {
-    label: 'Redo', testid: 'redo-btn', onclick: () => redoHand(g.id, n, body),
+  toast(t('toast.removed', { n }), 'ok', 8000, {
+    label: t('btn.redo'), testid: 'redo-btn', onclick: () => redoHand(g.id, n, body),
   });
   refreshGame();
 }
@@ -537,17 +538,17 @@ async function undoLast() {
 async function renamePlayer(oldName) {
   const g = state.game;
   const name = await ask({
-    title: `Rename ${oldName}`,
-    okLabel: 'Rename',
+    title: t('rename.title', { name: oldName }),
+    okLabel: t('rename.ok'),
     input: oldName,
     validate: async (value) => {
-      if (!value) throw new Error('Type a name.');
+      if (!value) throw new Error(t('rename.empty'));
       if (value === oldName) return;
       await api.rename(g.id, oldName, value);
     },
   });
   if (name && name !== oldName) {
-    toast(`${oldName} is now ${name}`);
+    toast(t('toast.renamed', { old: oldName, new: name }));
     refreshGame();
   }
 }
@@ -621,20 +622,20 @@ function playerRow(ng, name, i) {
     h('input', {
       class: 'input',
       value: name,
-      placeholder: `Player ${i + 1}`,
+      placeholder: t('newgame.player', { n: i + 1 }),
       autocomplete: 'off',
       autocapitalize: 'words',
       enterkeyhint: 'next',
       maxlength: 40,
       testid: `player-input-${i}`,
-      'aria-label': `Player ${i + 1} name`,
+      'aria-label': t('newgame.playerName', { n: i + 1 }),
       oninput: () => syncNames(ng),
     }),
     h('button', {
       type: 'button',
       class: 'icon-btn icon-btn-sm',
       testid: `player-remove-${i}`,
-      'aria-label': `Remove player ${i + 1}`,
+      'aria-label': t('newgame.removePlayer', { n: i + 1 }),
       disabled: ng.names.length <= 2,
       onclick: () => {
         syncNames(ng);
@@ -658,8 +659,8 @@ function renderPlayerRows(ng, focusLast = false) {
       ng.names.push('');
       renderPlayerRows(ng, true);
     },
-  }, '+ Add player'));
-  rows.push(h('p', { class: 'muted small' }, `${v?.label}: ${v?.minPlayers}–${max} players.`));
+  }, t('newgame.addPlayer')));
+  rows.push(h('p', { class: 'muted small' }, t('newgame.range', { variant: v?.label, min: v?.minPlayers, max })));
   fill(ng.els.players, ...rows);
   if (focusLast) ng.els.players.querySelectorAll('input')[ng.names.length - 1]?.focus();
 }
@@ -673,9 +674,9 @@ function renderNewGameRules(ng) {
 
 /** What is wrong with the names before the server is asked, in players' words; or null. */
 function namesProblem(players) {
-  if (players.length < 2) return 'Enter at least two player names.';
+  if (players.length < 2) return t('newgame.twoNames');
   if (new Set(players.map((p) => p.toLowerCase())).size !== players.length) {
-    return 'Every player needs a different name.';
+    return t('newgame.sameName');
   }
   return null;
 }
@@ -694,18 +695,18 @@ async function createGame(ng) {
   if (problem) return;
   const btn = ng.els.create;
   btn.disabled = true;
-  btn.textContent = 'Creating…';
+  btn.textContent = t('newgame.creating');
   try {
     const game = await api.createGame({ variant: ng.variant, players, settings: ng.settingsUi.read() });
     ng.dialog.close('created');
     await loadGames();
     await openGame(game.id, { pin: false });
-    toast(`${variantLabel(ng.variant)} started`);
+    toast(t('game.started', { variant: variantLabel(ng.variant) }));
   } catch (e) {
     showNewGameError(ng, playerWords(e.message, ng.variant));
   } finally {
     btn.disabled = false;
-    btn.textContent = 'Start game';
+    btn.textContent = t('newgame.start');
   }
 }
 
@@ -721,21 +722,21 @@ function openNewGame() {
     settingsUi: null,
     dialog: $('#newgame'),
     els: {
-      variants: h('div', { class: 'variant-grid', role: 'radiogroup', 'aria-label': 'Variant' }),
+      variants: h('div', { class: 'variant-grid', role: 'radiogroup', 'aria-label': t('newgame.variant') }),
       players: h('div', { class: 'player-rows' }),
       settings: h('div', {}),
       error: h('p', { class: 'error error-box', testid: 'newgame-error', role: 'alert', hidden: true }),
     },
   };
-  ng.els.create = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: () => createGame(ng) }, 'Start game');
+  ng.els.create = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: () => createGame(ng) }, t('newgame.start'));
   fill($('#newgame-form'),
     h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'newgame-close' }, '✕'),
-      h('div', { class: 'sheet-title' }, h('h2', {}, 'New game'))),
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'newgame-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', {}, t('newgame.title')))),
     h('div', { class: 'sheet-scroll' },
-      h('h3', { class: 'section-label' }, 'Game'), ng.els.variants,
-      h('h3', { class: 'section-label' }, 'Players'), ng.els.players,
-      h('h3', { class: 'section-label' }, 'Rules'), ng.els.settings,
+      h('h3', { class: 'section-label' }, t('newgame.game')), ng.els.variants,
+      h('h3', { class: 'section-label' }, t('newgame.players')), ng.els.players,
+      h('h3', { class: 'section-label' }, t('newgame.rules')), ng.els.settings,
       ng.els.error),
     h('div', { class: 'sheet-foot' }, ng.els.create),
   );
@@ -762,7 +763,7 @@ function openSettings() {
       try {
         await api.settings(g.id, ui.read());
         dlg.close('saved');
-        toast('Rules updated');
+        toast(t('toast.rulesUpdated'));
         refreshGame();
       } catch (e) {
         err.textContent = playerWords(e.message, g.variant);
@@ -771,11 +772,11 @@ function openSettings() {
         saveBtn.disabled = false;
       }
     },
-  }, 'Save rules');
+  }, t('rules.save'));
   fill($('#settings-form'),
     h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'settings-close' }, '✕'),
-      h('div', { class: 'sheet-title' }, h('h2', {}, 'Rules'), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'settings-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', {}, t('rules.title')), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
     h('div', { class: 'sheet-scroll' }, ui.el, err),
     state.admin ? h('div', { class: 'sheet-foot' }, saveBtn) : null,
   );
@@ -803,24 +804,25 @@ async function openMenu() {
         },
         h('div', { class: 'gi-top' },
           h('strong', {}, variantLabel(g.variant)),
-          h('span', { class: `tag ${g.game_over ? 'tag-done' : 'tag-live'}` }, g.game_over ? (g.winner ? `${g.winner} won` : 'over') : 'in play')),
+          h('span', { class: `tag ${g.game_over ? 'tag-done' : 'tag-live'}` }, g.game_over ? (g.winner ? t('menu.won', { name: g.winner }) : t('menu.over')) : t('menu.inPlay'))),
         h('div', { class: 'gi-players' }, totals),
         h('div', { class: 'muted small' }, timeAgo(g.created_at))));
     });
     fill(body,
       h('header', { class: 'sheet-head' },
-        h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'menu-close' }, '✕'),
-        h('div', { class: 'sheet-title' }, h('h2', {}, 'Games'))),
+        h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'menu-close' }, '✕'),
+        h('div', { class: 'sheet-title' }, h('h2', {}, t('menu.title')))),
       h('div', { class: 'sheet-scroll' },
-        state.admin ? h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'menu-new-game', onclick: () => openNewGame() }, '+ New game') : null,
-        state.game ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-settings', onclick: openSettings }, state.admin ? '⚙ Rules of this game' : 'Rules of this game') : null,
-        state.admin && canAskKnock(state.game) ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-mayknock', onclick: () => { closeDialog(dlg); openMayKnock(state.game); } }, 'May I knock? (my own hand)') : null,
-        state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-camera', onclick: () => { closeDialog(dlg); openCamera(); } }, icon('camera'), 'Camera: aim and check') : null,
+        state.admin ? h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'menu-new-game', onclick: () => openNewGame() }, t('btn.newGame')) : null,
+        state.game ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-settings', onclick: openSettings }, state.admin ? t('menu.rulesAdmin') : t('menu.rules')) : null,
+        state.admin && canAskKnock(state.game) ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-mayknock', onclick: () => { closeDialog(dlg); openMayKnock(state.game); } }, t('menu.mayKnock')) : null,
+        state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-camera', onclick: () => { closeDialog(dlg); openCamera(); } }, icon('camera'), t('menu.camera')) : null,
         themeSwitch(),
-        items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, 'No games yet.'),
+        languageSwitch(),
+        items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, t('menu.none')),
         h('p', { class: 'muted small center role-note' }, state.admin
-          ? 'This phone can enter scores (admin link).'
-          : 'Viewer: open the admin link on this phone to enter scores.')),
+          ? t('role.adminNote')
+          : t('role.viewerNote'))),
     );
   };
   render();
@@ -857,7 +859,7 @@ async function copyShare() {
     document.execCommand('copy');
     ta.remove();
   }
-  toast('Link copied');
+  toast(t('toast.copied'));
 }
 
 // ---- start --------------------------------------------------------------------------
@@ -923,32 +925,55 @@ async function loadVariants() {
       setVariants(await api.variants());
       return;
     } catch (e) {
-      showEmpty(`Cannot load the game rules: ${e.message}`);
+      showEmpty(t('load.rules', { error: e.message }));
       await new Promise((resolve) => { setTimeout(resolve, 2000); });
     }
   }
 }
 
-const THEME_WORDS = { auto: 'Auto', light: 'Light', dark: 'Dark' };
 
 /** The theme switch in the menu: Auto (the phone's choice), Light or Dark. */
 function themeSwitch() {
   const current = savedTheme();
-  const group = h('div', { class: 'segmented', role: 'group', 'aria-label': 'Theme' },
-    THEMES.map((t) => h('button', {
+  const group = h('div', { class: 'segmented', role: 'group', 'aria-label': t('menu.theme') },
+    THEMES.map((theme) => h('button', {
       type: 'button',
-      class: `seg${t === current ? ' active' : ''}`,
-      testid: `theme-${t}`,
-      'aria-pressed': t === current ? 'true' : 'false',
+      class: `seg${theme === current ? ' active' : ''}`,
+      testid: `theme-${theme}`,
+      'aria-pressed': theme === current ? 'true' : 'false',
       onclick: () => {
-        setTheme(t);
+        setTheme(theme);
         group.replaceWith(themeSwitch());
       },
-    }, THEME_WORDS[t])));
-  return h('div', { class: 'menu-row' }, h('span', { class: 'field-label' }, 'Theme'), group);
+    }, t(`theme.${theme}`))));
+  return h('div', { class: 'menu-row' }, h('span', { class: 'field-label' }, t('menu.theme')), group);
+}
+
+/** The language switch in the menu: the phone's languages pick one unless this says. */
+function languageSwitch() {
+  const saved = savedLanguage();
+  const control = h('select', {
+    id: 'lang-select',
+    class: 'input input-inline',
+    testid: 'language',
+    onchange: () => {
+      saveLanguage(control.value);
+      location.reload(); // every screen is drawn again in the new words
+    },
+  },
+  h('option', { value: '', selected: !saved }, `Auto (${LANGUAGES[pickLanguage('', navigator.languages || [])]})`),
+  Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, selected: saved === code, lang: code }, name)));
+  return h('label', { class: 'menu-row', for: 'lang-select' }, h('span', { class: 'field-label' }, t('menu.language')), control);
+}
+
+/** The page's words: the saved language, else the phone's. */
+function startLanguage() {
+  setLanguage(pickLanguage(savedLanguage(), navigator.languages || [navigator.language]));
+  translateStatic(document);
 }
 
 async function init() {
+  startLanguage();
   setTheme(savedTheme());
   const wanted = absorbLocation();
   wire();

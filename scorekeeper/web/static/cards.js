@@ -1,11 +1,11 @@
 // Card codes: rank A 2 … 10 J Q K + suit C D H S ("10H", "AS"); joker "JK".
+import { has, t } from './i18n.js';
 import { h } from './util.js';
 import { VARIANTS, ruleFor } from './variants.js';
 
 export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
 export const SUITS = ['S', 'H', 'D', 'C'];
 export const SUIT_SYMBOL = { C: '♣', D: '♦', H: '♥', S: '♠' };
-export const SUIT_NAME = { C: 'Clubs', D: 'Diamonds', H: 'Hearts', S: 'Spades' };
 export const JOKER = 'JK';
 
 /** Accept a card as a string or as a server object ({card}, {code}, {rank, suit}). */
@@ -32,12 +32,22 @@ export function cardLabel(code) {
   return `${rank}${SUIT_SYMBOL[suit] || suit}`;
 }
 
-/** A card in words, for screen readers: "A of Hearts", "joker". */
+/** A suit's name in the page's language ("Hearts", "Copas"). */
+export function suitName(suit) {
+  return has(`suit.${suit}`) ? t(`suit.${suit}`) : suit;
+}
+
+/** A rank in words: the face cards and the ace named, the numbers as they are. */
+export function rankName(rank) {
+  return has(`cards.rankName.${rank}`) ? t(`cards.rankName.${rank}`) : rank;
+}
+
+/** A card in words, for screen readers: "ace of Hearts", "joker". */
 export function cardName(code) {
   code = cardCode(code);
-  if (code === JOKER) return 'joker';
+  if (code === JOKER) return t('cards.joker');
   const { rank, suit } = parseCard(code);
-  return `${rank} of ${SUIT_NAME[suit] || suit}`;
+  return t('cards.name', { rank: rankName(rank), suit: suitName(suit) });
 }
 
 export function suitClass(code) {
@@ -81,11 +91,11 @@ export function chip(code, { onclick, testid, small, title } = {}) {
         type: 'button',
         class: `${cls} chip-remove`,
         testid: testid || `chip-${code}`,
-        title: title || 'Tap to remove',
+        title: title || t('cards.tapRemove'),
         onclick,
       },
       h('span', { 'aria-hidden': 'true' }, cardLabel(code)),
-      h('span', { class: 'sr-only' }, `Remove ${cardName(code)}`),
+      h('span', { class: 'sr-only' }, t('entry.remove', { what: cardName(code) })),
     );
   }
   return h('span', { class: cls, testid, title }, cardLabel(code));
@@ -101,7 +111,7 @@ export function chipRow(cards, opts = {}) {
  * decks hold any). The hand form and the scan review both use it; `prefix` keeps their
  * test ids apart when both are on screen. `state(code)` → {disabled, picked, badge}.
  */
-export function pickerGrid({ suit, onSuit, onPick, jokers = 0, prefix = '', state = () => ({}), verb = 'Add' }) {
+export function pickerGrid({ suit, onSuit, onPick, jokers = 0, prefix = '', state = () => ({}), verb = t('cards.add') }) {
   const suits = SUITS.map((s) => h(
     'button',
     {
@@ -109,7 +119,7 @@ export function pickerGrid({ suit, onSuit, onPick, jokers = 0, prefix = '', stat
       class: `suit ${s === 'H' || s === 'D' ? 'red' : 'black'}${suit === s ? ' active' : ''}`,
       testid: `${prefix}suit-${s}`,
       'aria-pressed': suit === s ? 'true' : 'false',
-      'aria-label': SUIT_NAME[s],
+      'aria-label': suitName(s),
       onclick: () => onSuit(s),
     },
     SUIT_SYMBOL[s],
@@ -136,11 +146,11 @@ export function pickerGrid({ suit, onSuit, onPick, jokers = 0, prefix = '', stat
   };
   const ranks = RANKS.map((rank) => rankButton(
     `${rank}${suit}`, red ? 'red' : 'black', rank, SUIT_SYMBOL[suit],
-    `${prefix}rank-${rank}`, `${verb} ${rank} of ${SUIT_NAME[suit]}`,
+    `${prefix}rank-${rank}`, `${verb} ${cardName(`${rank}${suit}`)}`,
   ));
-  if (jokers > 0) ranks.push(rankButton(JOKER, 'joker', 'JK', 'joker', `${prefix}card-JK`, `${verb} joker`));
+  if (jokers > 0) ranks.push(rankButton(JOKER, 'joker', 'JK', t('cards.joker'), `${prefix}card-JK`, `${verb} ${t('cards.joker')}`));
   return [
-    h('div', { class: 'suits', role: 'group', 'aria-label': 'Suit' }, suits),
-    h('div', { class: 'ranks', role: 'group', 'aria-label': 'Rank' }, ranks),
+    h('div', { class: 'suits', role: 'group', 'aria-label': t('cards.suit') }, suits),
+    h('div', { class: 'ranks', role: 'group', 'aria-label': t('cards.rank') }, ranks),
   ];
 }

@@ -1,5 +1,7 @@
 // Line chart of every player's total after each hand, drawn as inline SVG.
+import { t } from './i18n.js';
 import { h, s, num } from './util.js';
+import { defaultSettings } from './variants.js';
 
 const LINE_GAP = 3; // px between lines that share a total
 
@@ -45,12 +47,12 @@ function niceStep(range, target) {
 function referenceLine(game) {
   const st = game.settings || {};
   if (game.variant === 'chicago') {
-    return { value: Number(st.elimination_total ?? 100), label: 'out' };
+    const out = st.elimination_total ?? defaultSettings('chicago').elimination_total;
+    return { value: Number(out), label: t('chart.out') };
   }
   if (game.variant === 'rummy' && st.hands) return null;
-  const defaults = { rummy: 150, rummy10: 100, rummy500: 500 };
-  const t = Number(st.target ?? defaults[game.variant]);
-  return Number.isFinite(t) ? { value: t, label: 'target' } : null;
+  const target = Number(st.target ?? defaultSettings(game.variant).target);
+  return Number.isFinite(target) ? { value: target, label: t('chart.target') } : null;
 }
 
 export function renderChart(game) {
@@ -81,7 +83,7 @@ export function renderChart(game) {
     viewBox: `0 0 ${W} ${H}`,
     class: 'chart-svg',
     role: 'img',
-    'aria-label': 'Totals after each hand',
+    'aria-label': t('chart.label'),
     testid: 'chart-svg',
   });
 
@@ -133,7 +135,7 @@ export function renderChart(game) {
   if (n === 0) {
     svg.append(
       s('text', { x: m.l + iw / 2, y: m.t + ih / 2, class: 'chart-empty', 'text-anchor': 'middle' },
-        'No hands yet'),
+        t('chart.empty')),
     );
   }
 

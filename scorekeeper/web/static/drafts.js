@@ -2,6 +2,8 @@
 // sleeping phone or a dropped tab loses nothing. Pure: `storage` is passed in (tests give
 // a Map-backed one), and every failure (private mode, a full quota) only means no draft.
 
+import { t } from './i18n.js';
+
 const PREFIX = 'scorekeeper.draft.';
 const VERSION = 1;
 export const MAX_AGE_MS = 7 * 24 * 3600 * 1000; // older drafts are dropped
@@ -95,8 +97,8 @@ export function pruneDrafts(storage, gameId, next, now = Date.now()) {
 /** How long ago, in words, for the restore notice. */
 export function agoText(saved, now = Date.now()) {
   const min = Math.round((now - saved) / 60000);
-  if (min < 1) return 'moments ago';
-  if (min < 60) return `${min} min ago`;
+  if (min < 1) return t('time.moments');
+  if (min < 60) return t('time.min', { n: min });
   const hours = Math.round(min / 60);
-  return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} days ago`;
+  return hours < 48 ? t('time.hours', { n: hours }) : t('time.days', { n: Math.round(hours / 24) });
 }

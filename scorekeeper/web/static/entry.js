@@ -11,6 +11,7 @@ import {
   agoText, clearDraft, draftKey, loadDraft, pruneDrafts, saveDraft,
 } from './drafts.js';
 import { missingEnder, playerWords } from './messages.js';
+import { t } from './i18n.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
 import { VARIANTS, variantLabel } from './variants.js';
@@ -18,16 +19,16 @@ import { VARIANTS, variantLabel } from './variants.js';
 /** Which end-of-hand toggles each variant shows. */
 const TOGGLES = {
   chicago: [
-    ['knocked', 'Knocked'],
-    ['rummy', 'Rummy'],
+    ['knocked', 'entry.knocked'],
+    ['rummy', 'entry.rummy'],
   ],
   rummy: [
-    ['went_out', 'Went out'],
-    ['rummy', 'Rummy ×2'],
+    ['went_out', 'entry.wentOut'],
+    ['rummy', 'entry.rummyDouble'],
   ],
   rummy10: [
-    ['went_out', 'Went out'],
-    ['rummy', 'Rummy ×2'],
+    ['went_out', 'entry.wentOut'],
+    ['rummy', 'entry.rummyDouble'],
   ],
   rummy500: [],
 };
@@ -282,9 +283,9 @@ async function save() {
 async function close() {
   if (st.dirty && hasInput()) {
     const ok = await ask({
-      title: st.n == null ? 'Discard this hand?' : 'Discard the changes?',
-      text: 'The cards you entered will be lost.',
-      okLabel: 'Discard',
+      title: st.n == null ? t('entry.discardHand') : t('entry.discardChanges'),
+      text: t('entry.discardText'),
+      okLabel: t('entry.discard'),
       danger: true,
     });
     if (!ok) return;
@@ -385,33 +386,33 @@ function scanBar(p) {
   const here = busy?.i === i;
   const file = photoInput({ testid: `scan-file-${i}`, onFile: (f) => runScan(i, f) });
   const label = (kind, ico, text) => (here && busy.kind === kind
-    ? [h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }), 'Reading…']
+    ? [h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }), t('entry.reading')]
     : [icon(ico), text]);
   const err = st.scan.error?.i === i ? st.scan.error : null;
   return h('div', { class: 'scan-tools' },
-    h('div', { class: 'scan-bar', role: 'group', 'aria-label': `Scan ${p.name}’s cards` },
+    h('div', { class: 'scan-bar', role: 'group', 'aria-label': t('entry.scanGroup', { name: p.name }) },
       h('button', {
         type: 'button', class: 'btn btn-scan', testid: `scan-camera-${i}`, disabled: !!busy, 'aria-busy': here && busy.kind === 'camera' ? 'true' : 'false',
         onclick: () => runScan(i),
-      }, label('camera', 'camera', 'Scan')),
+      }, label('camera', 'camera', t('entry.scan'))),
       h('button', {
         type: 'button', class: 'btn btn-scan', testid: `scan-photo-${i}`, disabled: !!busy, 'aria-busy': here && busy.kind === 'photo' ? 'true' : 'false',
         onclick: () => file.click(),
-      }, label('photo', 'photo', 'Photo')),
+      }, label('photo', 'photo', t('entry.photo'))),
       h('button', {
-        type: 'button', class: 'btn btn-scan btn-aim', testid: `scan-aim-${i}`, 'aria-label': 'Aim the camera',
+        type: 'button', class: 'btn btn-scan btn-aim', testid: `scan-aim-${i}`, 'aria-label': t('entry.aimLabel'),
         onclick: () => openCamera({ player: p.name, onScan: () => runScan(i) }),
-      }, icon('aim'), 'Aim'),
+      }, icon('aim'), t('entry.aim')),
       file),
     st.variant === 'chicago'
       ? h('button', { type: 'button', class: 'btn btn-knock', testid: `knock-check-${i}`, disabled: !!busy, onclick: () => knockCheck(i) },
-        'Knock?', h('span', { class: 'btn-knock-sub' }, 'scan and check the limit'))
+        t('entry.knock'), h('span', { class: 'btn-knock-sub' }, t('entry.knockSub')))
       : null,
     err
       ? h('div', { class: 'scan-error', testid: 'scan-error', role: 'alert' },
-        h('strong', {}, 'Could not scan: '), h('span', { testid: 'scan-error-text' }, err.message),
+        h('strong', {}, t('entry.scanFailed')), h('span', { testid: 'scan-error-text' }, err.message),
         h('div', { class: 'scan-error-hint' }, err.hint),
-        h('button', { type: 'button', class: 'icon-btn icon-btn-sm scan-error-x', 'aria-label': 'Dismiss', testid: 'scan-error-close', onclick: () => { st.scan.error = null; renderPlayer(); } }, '✕'))
+        h('button', { type: 'button', class: 'icon-btn icon-btn-sm scan-error-x', 'aria-label': t('btn.dismiss'), testid: 'scan-error-close', onclick: () => { st.scan.error = null; renderPlayer(); } }, '✕'))
       : null);
 }
 
@@ -419,9 +420,9 @@ function scanBar(p) {
 
 function markers(p) {
   const out = [];
-  if (p.knocked) out.push(h('span', { class: 'tag tag-knock' }, 'knock'));
-  if (p.went_out) out.push(h('span', { class: 'tag tag-out' }, 'out'));
-  if (p.rummy) out.push(h('span', { class: 'tag tag-rummy' }, 'rummy'));
+  if (p.knocked) out.push(h('span', { class: 'tag tag-knock' }, t('entry.tagKnock')));
+  if (p.went_out) out.push(h('span', { class: 'tag tag-out' }, t('entry.tagOut')));
+  if (p.rummy) out.push(h('span', { class: 'tag tag-rummy' }, t('entry.tagRummy')));
   return out;
 }
 
@@ -440,7 +441,7 @@ function renderTabs() {
         onclick: () => selectPlayer(i),
       },
       h('span', { class: 'ptab-name' }, p.name),
-      h('span', { class: 'ptab-meta' }, `${count} card${count === 1 ? '' : 's'}`, ...markers(p)),
+      h('span', { class: 'ptab-meta' }, t('entry.cards', { n: count }), ...markers(p)),
     );
   });
   fill(st.els.tabs, ...tabs);
@@ -480,7 +481,7 @@ function zoneBox({ zone, title, hint, cards, removable, warn, extra, onRemove })
           type: 'button',
           class: 'icon-btn icon-btn-sm',
           testid: `remove-meld-${zone}`,
-          'aria-label': `Remove ${title}`,
+          'aria-label': t('entry.remove', { what: title }),
           onclick: onRemove || (() => {
             const p = st.players[st.active];
             p.melds.splice(zone, 1);
@@ -495,7 +496,7 @@ function zoneBox({ zone, title, hint, cards, removable, warn, extra, onRemove })
       { class: 'zone-cards' },
       cards.length
         ? sortCards(cards).map((c) => chip(c, { onclick: () => removeCard(zone, c) }))
-        : h('span', { class: 'zone-empty' }, active ? 'Tap cards below' : 'Empty'),
+        : h('span', { class: 'zone-empty' }, active ? t('entry.tapBelow') : t('entry.empty')),
     ),
   );
 }
@@ -511,7 +512,7 @@ function endToggles(p) {
       onclick: () => toggle(key),
     },
     h('span', { class: 'toggle-box', 'aria-hidden': 'true' }, p[key] ? '✓' : ''),
-    label,
+    t(label),
   ));
 }
 
@@ -519,27 +520,27 @@ function endToggles(p) {
 function meldZones(m, i) {
   const zones = [zoneBox({
     zone: i,
-    title: `Meld ${i + 1}`,
-    hint: 'in front: plus',
+    title: t('entry.meld', { n: i + 1 }),
+    hint: t('entry.meldHint'),
     cards: m,
     removable: true,
     extra: m.on ? null : h('button', {
       type: 'button',
       class: 'btn btn-small',
       testid: `layoff-${i}`,
-      title: 'These cards were laid off on a meld on the table',
+      title: t('entry.layoffTitle'),
       onclick: () => {
         m.on = [];
         st.zone = onZone(i);
         renderAll();
       },
-    }, 'Laid off…'),
+    }, t('entry.layoff')),
   })];
   if (m.on) {
     zones.push(zoneBox({
       zone: onZone(i),
-      title: `Meld ${i + 1} laid off on`,
-      hint: 'that meld’s cards: an ace on A-2-3 counts low',
+      title: t('entry.layoffOn', { n: i + 1 }),
+      hint: t('entry.layoffHint'),
       cards: m.on,
       removable: true,
       onRemove: () => {
@@ -554,7 +555,7 @@ function meldZones(m, i) {
 
 function rummy500Zones(p) {
   return [
-    zoneBox({ zone: 'hand', title: 'Left in hand', hint: 'counts minus', cards: p.hand }),
+    zoneBox({ zone: 'hand', title: t('entry.leftInHand'), hint: t('entry.countsMinus'), cards: p.hand }),
     ...p.melds.flatMap((m, i) => meldZones(m, i)),
     h('button', {
       type: 'button',
@@ -565,7 +566,7 @@ function rummy500Zones(p) {
         st.zone = p.melds.length - 1;
         renderAll();
       },
-    }, '+ Add meld'),
+    }, t('entry.addMeld')),
   ];
 }
 
@@ -574,11 +575,12 @@ function handZone(p) {
   const size = VARIANTS.chicago?.handSize || {};
   const n = p.hand.length;
   const ends = p.knocked || p.rummy;
-  let hint = 'cards left in hand';
-  if (st.variant === 'chicago') hint = `${n} of ${ends ? `${size.cards} or ${size.ender}` : size.cards} cards`;
-  else if (p.went_out) hint = 'went out: no cards';
+  let hint = t('entry.cardsLeft');
+  const want = ends ? t('entry.or', { a: size.cards, b: size.ender }) : size.cards;
+  if (st.variant === 'chicago') hint = t('entry.ofCards', { n, want });
+  else if (p.went_out) hint = t('entry.wentOutNoCards');
   const warn = st.variant === 'chicago' && n > 0 && !(n === size.cards || (n === size.ender && ends));
-  return zoneBox({ zone: 'hand', title: 'Cards', hint, cards: p.hand, warn });
+  return zoneBox({ zone: 'hand', title: t('entry.cardsTitle'), hint, cards: p.hand, warn });
 }
 
 function renderPlayer() {
@@ -629,7 +631,7 @@ function renderPreview() {
   const box = st.els.preview;
   const r = st.preview;
   const head = h('div', { class: 'preview-head' },
-    h('strong', {}, 'Preview'),
+    h('strong', {}, t('entry.preview')),
     st.previewLoading ? h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }) : null);
   if (st.previewError) {
     fill(box, head, h('p', { class: 'preview-note', testid: 'preview-error' }, st.previewError));
@@ -637,7 +639,7 @@ function renderPreview() {
   }
   if (!r) {
     fill(box, head, h('p', { class: 'preview-note muted' },
-      'Tap in the cards; the score appears here before you save.'));
+      t('entry.previewHint')));
     return;
   }
   const editing = st.n != null;
@@ -649,12 +651,12 @@ function renderPreview() {
         row.melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || []))));
     }
     if (Array.isArray(row.unmelded) && row.unmelded.length && st.variant === 'chicago') {
-      detail.push(h('span', { class: 'pv-dead' }, 'left: ', chipRow(row.unmelded)));
+      detail.push(h('span', { class: 'pv-dead' }, t('entry.left'), chipRow(row.unmelded)));
     }
     return h(
       'tr',
       { testid: `preview-row-${i}`, class: row.eliminated ? 'out' : '' },
-      h('td', { class: 'pv-name' }, h('div', {}, p.name, row.eliminated ? h('span', { class: 'tag tag-elim' }, 'out') : null),
+      h('td', { class: 'pv-name' }, h('div', {}, p.name, row.eliminated ? h('span', { class: 'tag tag-elim' }, t('entry.out')) : null),
         detail.length ? h('div', { class: 'pv-detail' }, detail) : null),
       st.variant === 'chicago' ? h('td', { class: 'num' }, num(row.deadwood)) : null,
       h('td', { class: 'num pv-points', testid: `preview-points-${i}` }, signed(row.points)),
@@ -666,24 +668,24 @@ function renderPreview() {
   if (k) {
     const legal = k.legal !== false;
     parts.push(h('p', { class: `knock ${legal ? 'legal' : 'illegal'}`, testid: 'preview-knock' },
-      h('strong', {}, legal ? '✓ Legal knock' : '✗ Knock over the limit'),
-      ` — ${k.player}: deadwood ${num(k.deadwood)}, limit ${num(k.limit)}`,
-      k.penalty ? ` · penalty +${k.penalty}` : '',
-      resultRowFor(r, k.player)?.dropped ? ` · 8th card not counted: ${resultRowFor(r, k.player).dropped}` : ''));
+      h('strong', {}, legal ? t('knock.legal') : t('knock.over')),
+      t('knock.line', { player: k.player, deadwood: num(k.deadwood), limit: num(k.limit) }),
+      k.penalty ? t('knock.penalty', { n: k.penalty }) : '',
+      resultRowFor(r, k.player)?.dropped ? t('knock.eighth', { card: resultRowFor(r, k.player).dropped }) : ''));
   }
   parts.push(h('table', { class: 'pv-table' },
     h('thead', {}, h('tr', {},
-      h('th', {}, 'Player'),
-      st.variant === 'chicago' ? h('th', { class: 'num' }, 'Dead') : null,
-      h('th', { class: 'num' }, 'Points'),
-      editing ? null : h('th', { class: 'num' }, 'Total'))),
+      h('th', {}, t('entry.player')),
+      st.variant === 'chicago' ? h('th', { class: 'num' }, t('entry.dead')) : null,
+      h('th', { class: 'num' }, t('entry.points')),
+      editing ? null : h('th', { class: 'num' }, t('entry.total')))),
     h('tbody', {}, rows)));
   if (Array.isArray(r.tie_at_top) && r.tie_at_top.length && !editing) {
-    parts.push(h('p', { class: 'preview-note' }, `Tie at the top (${r.tie_at_top.join(', ')}): another hand is dealt.`));
+    parts.push(h('p', { class: 'preview-note' }, t('entry.tie', { names: r.tie_at_top.join(', ') })));
   }
   if (r.game_over && !editing) {
     parts.push(h('p', { class: 'pv-over', testid: 'preview-game-over' },
-      r.winner ? `♛ ${r.winner} wins the game${r.instant_win ? ' (instant win)' : ''}` : 'Game over: a draw'));
+      r.winner ? t(r.instant_win ? 'entry.winsInstant' : 'entry.wins', { name: r.winner }) : t('entry.draw')));
   }
   fill(box, ...parts);
 }
@@ -697,7 +699,7 @@ function renderError() {
 function renderFooter() {
   const save = st.els.save;
   save.disabled = st.saving;
-  save.textContent = st.saving ? 'Saving…' : st.n == null ? 'Save hand' : `Save hand ${st.n}`;
+  save.textContent = st.saving ? t('entry.saving') : st.n == null ? t('entry.save') : t('entry.saveN', { n: st.n });
 }
 
 function startOver() {
@@ -721,9 +723,9 @@ function renderNotice() {
     return;
   }
   fill(el,
-    h('span', { class: 'draft-text' }, `Restored the cards you were entering (${agoText(st.restored)}).`),
+    h('span', { class: 'draft-text' }, t('entry.restored', { ago: agoText(st.restored) })),
     st.n == null
-      ? h('button', { type: 'button', class: 'btn btn-small btn-ghost', testid: 'draft-discard', onclick: startOver }, 'Start over')
+      ? h('button', { type: 'button', class: 'btn btn-small btn-ghost', testid: 'draft-discard', onclick: startOver }, t('entry.startOver'))
       : null);
 }
 
@@ -791,7 +793,7 @@ export function openEntry({ game, n = null, onSaved }) {
     els: {},
   };
 
-  const title = n == null ? `Hand ${(game.hands || []).length + 1}` : `Correct hand ${n}`;
+  const title = n == null ? t('entry.title', { n: (game.hands || []).length + 1 }) : t('entry.correct', { n });
   const els = st.els;
   els.tabs = h('div', { class: 'ptabs', role: 'tablist', testid: 'entry-tabs' });
   els.player = h('section', { class: 'entry-player', testid: 'entry-player' });
@@ -799,11 +801,11 @@ export function openEntry({ game, n = null, onSaved }) {
   els.error = h('p', { class: 'error error-box', testid: 'entry-error', role: 'alert', hidden: true });
   els.notice = h('div', { class: 'draft-notice', testid: 'draft-notice', role: 'status', hidden: true });
   els.picker = h('div', { class: 'picker', testid: 'card-picker' });
-  els.save = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'entry-save', onclick: save }, 'Save hand');
+  els.save = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'entry-save', onclick: save }, t('entry.save'));
 
   fill(form,
     h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', testid: 'entry-close', 'aria-label': 'Close', onclick: close }, '✕'),
+      h('button', { type: 'button', class: 'icon-btn', testid: 'entry-close', 'aria-label': t('btn.close'), onclick: close }, '✕'),
       h('div', { class: 'sheet-title' },
         h('h2', { testid: 'entry-title' }, title),
         h('div', { class: 'muted small' }, variantLabel(game.variant)))),
@@ -812,8 +814,8 @@ export function openEntry({ game, n = null, onSaved }) {
     h('div', { class: 'entry-bottom' },
       els.picker,
       h('div', { class: 'entry-actions' },
-        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-prev', 'aria-label': 'Previous player', onclick: () => selectPlayer(st.active - 1) }, '‹'),
-        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-next', 'aria-label': 'Next player', onclick: () => selectPlayer(st.active + 1) }, '›'),
+        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-prev', 'aria-label': t('entry.prev'), onclick: () => selectPlayer(st.active - 1) }, '‹'),
+        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-next', 'aria-label': t('entry.next'), onclick: () => selectPlayer(st.active + 1) }, '›'),
         els.save)),
   );
 

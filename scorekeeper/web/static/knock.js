@@ -1,6 +1,7 @@
 // Chicago's "may I knock?" answer in one glance, from a scan's or a check's knock result.
 // Pure (no DOM): unit-tested with Node's test runner.
 import { cardLabel } from './cards.js';
+import { t } from './i18n.js';
 import { num } from './util.js';
 import { totalForLimit } from './variants.js';
 
@@ -15,17 +16,17 @@ export function knockVerdict(result, total) {
   if (k) {
     if (k.limit != null && k.limit <= 0) {
       const at = total ?? totalForLimit('chicago', k.limit);
-      return verdictOf(false, 'Not legal — ', `may not knock at ${num(at)}`, 'Only rummy ends the hand for this player now.');
+      return verdictOf(false, t('verdict.notLegal'), t('verdict.notAt', { total: num(at) }), t('verdict.rummyOnly'));
     }
-    if (k.legal) return verdictOf(true, 'Legal knock — ', `${num(k.deadwood)} ≤ ${num(k.limit)}`, '');
-    return verdictOf(false, 'Not legal — ', `${num(k.deadwood)} > ${num(k.limit)}`, 'A knock now costs the penalty.');
+    if (k.legal) return verdictOf(true, t('verdict.legal'), `${num(k.deadwood)} ≤ ${num(k.limit)}`, '');
+    return verdictOf(false, t('verdict.notLegal'), `${num(k.deadwood)} > ${num(k.limit)}`, t('verdict.costs'));
   }
   const bad = (result?.impossible || []).map(cardLabel);
   if (bad.length) {
-    return { legal: null, head: 'Check the cards', text: `${bad.join(' ')} read more often than the decks hold. Review the cards.` };
+    return { legal: null, head: t('verdict.check'), text: t('verdict.checkText', { cards: bad.join(' ') }) };
   }
   if (!(result?.hand || []).length) {
-    return { legal: null, head: 'No cards found', text: 'Lay the cards face up with their corners showing, and scan again.' };
+    return { legal: null, head: t('verdict.noCards'), text: t('verdict.noCardsText') };
   }
-  return { legal: null, head: 'No answer', text: 'The knock check needs the player’s 7 or 8 cards.' };
+  return { legal: null, head: t('verdict.none'), text: t('verdict.noneText') };
 }

@@ -2,6 +2,7 @@
 // tapped in, checked by the server; the answer shows here only and nothing is kept.
 import { api } from './api.js';
 import { JOKER, chip, chipRow, deckRules, pickerGrid } from './cards.js';
+import { t } from './i18n.js';
 import { knockVerdict } from './knock.js';
 import { playerWords } from './messages.js';
 import { icon, photoInput, scanHint, shrinkPhoto } from './scan.js';
@@ -55,7 +56,7 @@ async function ask(body) {
 function whoPicker() {
   const standing = (mk.game.players || []).filter((p) => !p.eliminated);
   return h('label', { class: 'field', for: 'mk-who' },
-    h('span', { class: 'field-label' }, 'Whose hand?'),
+    h('span', { class: 'field-label' }, t('mayknock.whose')),
     h('select', {
       id: 'mk-who',
       class: 'input',
@@ -85,7 +86,7 @@ function tapper() {
             render();
           },
         }))
-        : h('span', { class: 'zone-empty' }, 'Tap your cards below')),
+        : h('span', { class: 'zone-empty' }, t('mayknock.tapBelow'))),
     h('div', { class: 'picker' }, ...pickerGrid({
       suit: mk.suit,
       prefix: 'mk-',
@@ -110,18 +111,18 @@ function tapper() {
       testid: 'mayknock-check',
       disabled: mk.busy || mk.cards.length < (VARIANTS.chicago?.handSize?.cards || 7),
       onclick: () => ask({ cards: [...mk.cards] }),
-    }, `Check these ${mk.cards.length} cards`));
+    }, t('mayknock.check', { n: mk.cards.length })));
 }
 
 function verdict() {
   if (mk.busy) {
     return h('div', { class: 'verdict busy', testid: 'mayknock-verdict', 'data-legal': '' },
-      h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Checking…');
+      h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('mayknock.checking'));
   }
   if (mk.error) {
     return h('div', { class: 'mk-error', role: 'alert' },
       h('p', { class: 'scan-error-text', testid: 'mayknock-error' }, playerWords(mk.error.message, 'chicago')),
-      h('p', { class: 'muted small' }, mk.error.status === 429 ? 'Wait a moment, then ask again.' : scanHint(mk.error)));
+      h('p', { class: 'muted small' }, mk.error.status === 429 ? t('mayknock.wait') : scanHint(mk.error)));
   }
   const a = mk.answer;
   if (!a) return null;
@@ -133,13 +134,13 @@ function verdict() {
       h('span', {}, v.head)),
     v.text ? h('p', { class: 'muted small verdict-text' }, v.text) : null,
     a.legal == null ? null : h('div', { class: 'kv', testid: 'mayknock-numbers' },
-      h('span', {}, 'Your limit'), h('strong', {}, a.limit > 0 ? num(a.limit) : 'no knock'),
-      h('span', {}, 'Deadwood'), h('strong', {}, num(a.deadwood))),
+      h('span', {}, t('mayknock.limit')), h('strong', {}, a.limit > 0 ? num(a.limit) : t('kv.noKnock')),
+      h('span', {}, t('kv.deadwood')), h('strong', {}, num(a.deadwood))),
     (a.melds || []).length
-      ? h('div', { class: 'kline', testid: 'mayknock-melds' }, h('span', { class: 'hi-k' }, 'melds'),
+      ? h('div', { class: 'kline', testid: 'mayknock-melds' }, h('span', { class: 'hi-k' }, t('kv.melds')),
         h('span', { class: 'hi-melds' }, a.melds.map((m) => chipRow(m))))
       : null,
-    a.dropped ? h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, '8th card'), chipRow([a.dropped]), h('span', { class: 'muted small' }, 'not counted')) : null);
+    a.dropped ? h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('kv.eighth')), chipRow([a.dropped]), h('span', { class: 'muted small' }, t('kv.notCounted'))) : null);
 }
 
 function render() {
@@ -147,7 +148,7 @@ function render() {
   const photo = h('button', {
     type: 'button', class: 'btn btn-secondary', testid: 'mayknock-photo', disabled: mk.busy,
     onclick: () => mk.input.click(),
-  }, icon('photo'), 'Photo of my hand');
+  }, icon('photo'), t('mayknock.photo'));
   const tap = h('button', {
     type: 'button', class: `btn btn-secondary${mk.tapping ? ' active' : ''}`, testid: 'mayknock-tap',
     'aria-pressed': mk.tapping ? 'true' : 'false',
@@ -155,12 +156,12 @@ function render() {
       mk.tapping = !mk.tapping;
       render();
     },
-  }, 'Tap my cards');
+  }, t('mayknock.tap'));
   fill($('#mayknock-body'),
     h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'mayknock-close' }, '✕'),
-      h('div', { class: 'sheet-title' }, h('h2', { testid: 'mayknock-title' }, 'May I knock?'),
-        h('div', { class: 'muted small' }, 'Only this phone sees the answer; nothing is kept.'))),
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'mayknock-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', { testid: 'mayknock-title' }, t('mayknock.title')),
+        h('div', { class: 'muted small' }, t('mayknock.private')))),
     h('div', { class: 'sheet-scroll' },
       whoPicker(),
       h('div', { class: 'mk-ways' }, photo, tap),

@@ -1,6 +1,7 @@
 // The server's messages in the players' words: the rules name their JSON keys and setting
 // keys ('went_out', knock_penalty=1.5); a player should read what the page calls them.
 // Pure (no DOM): unit-tested with Node's test runner.
+import { t } from './i18n.js';
 import { VARIANTS, settingLabel, variantLabel } from './variants.js';
 
 const FLAGS = {
@@ -35,10 +36,10 @@ export function playerWords(message, variant) {
  */
 export function missingEnder(variant, players) {
   if (variant === 'chicago' && !players.some((p) => p.knocked || p.rummy)) {
-    return 'Mark the player who knocked or went rummy.';
+    return t('entry.markEnder');
   }
   if (variant === 'rummy' && !players.some((p) => p.went_out)) {
-    return 'Mark the player who went out.';
+    return t('entry.markOut');
   }
   return null;
 }
@@ -46,9 +47,9 @@ export function missingEnder(variant, players) {
 /** A number setting's value as typed, or the problem with it in the players' words. */
 export function checkNumber(label, raw, { min = null, optional = false } = {}) {
   const text = String(raw ?? '').trim();
-  if (text === '') return optional ? { value: null } : { error: `${label}: enter a number.` };
-  if (!/^-?\d+$/.test(text)) return { error: `${label}: must be a whole number.` };
+  if (text === '') return optional ? { value: null } : { error: t('msg.enterNumber', { label }) };
+  if (!/^-?\d+$/.test(text)) return { error: t('msg.whole', { label }) };
   const value = Number(text);
-  if (min != null && value < min) return { error: `${label}: must be ${min} or more.` };
+  if (min != null && value < min) return { error: t('msg.atLeast', { label, min }) };
   return { value };
 }

@@ -5,6 +5,7 @@ import { api } from './api.js';
 import {
   JOKER, cardCode, cardLabel, cardName, chipRow, deckRules, parseCard, pickerGrid, suitClass,
 } from './cards.js';
+import { language, t } from './i18n.js';
 import { knockVerdict } from './knock.js';
 import { $, h, s, fill, num, openDialog, closeDialog } from './util.js';
 
@@ -62,11 +63,11 @@ export async function scanCards({ game, player, file }) {
 /** What to do about a failed scan, in a line. */
 export function scanHint(err) {
   const msg = String(err?.message || '');
-  if (/^camera\b/i.test(msg)) return 'Use “Photo” to read the cards with this phone’s camera instead.';
-  if (/card reader unavailable/i.test(msg)) return 'No card reader on the server: tap the cards in below.';
-  if (err?.status === 415) return 'Choose a photo (JPEG or PNG).';
-  if (err?.status === 413) return 'Take the photo again at a lower resolution.';
-  return 'Try again, or tap the cards in below.';
+  if (/^camera\b/i.test(msg)) return t('scan.hintCamera');
+  if (/card reader unavailable/i.test(msg)) return t('scan.hintReader');
+  if (err?.status === 415) return t('scan.hint415');
+  if (err?.status === 413) return t('scan.hint413');
+  return t('scan.hintRetry');
 }
 
 /** A hidden file input that opens the phone's camera (or its photos) for one picture. */
@@ -198,7 +199,12 @@ function readCards(result, mode) {
 
 const isLow = (c) => c.conf != null && c.conf < LOW_CONFIDENCE;
 // floored, so a card marked unsure never reads as the threshold itself (79.6 % → 79 %)
-const pct = (c) => `${Math.floor(c.conf * 100)}%`;
+const pct = (c) => percent(Math.floor(c.conf * 100) / 100);
+
+/** A share as the page's language writes it (80 %, 80%). */
+function percent(x) {
+  return new Intl.NumberFormat(language(), { style: 'percent', maximumFractionDigits: 0 }).format(x);
+}
 const byCard = (id) => rv.cards.find((c) => c.id === id);
 
 /** Cards this hand cannot hold: more copies than the decks have, counting other players. */
@@ -228,19 +234,19 @@ function pruneMelds() {
 
 function groupTitle(g) {
   if (g === 'hand') {
-    if (rv.mode === 'whole') return 'Hand';
-    return rv.mode === 'melds' ? 'In hand' : 'Left in hand';
+    if (rv.mode === 'whole') return t('scan.hand');
+    return rv.mode === 'melds' ? t('scan.inHand') : t('scan.leftInHand');
   }
   const n = rv.meldIds.indexOf(g) + 1;
-  return rv.mode === 'melds' ? `Meld ${n}` : `Laid down ${n}`;
+  return rv.mode === 'melds' ? t('scan.meld', { n }) : t('scan.laidDown', { n });
 }
 
 function groupHint(g, count) {
   if (g === 'hand') {
-    if (rv.mode === 'whole') return `${count} card${count === 1 ? '' : 's'} · 7, or 8 when knocking`;
-    return rv.mode === 'melds' ? 'counts minus' : 'these score';
+    if (rv.mode === 'whole') return t('scan.wholeHint', { n: count });
+    return rv.mode === 'melds' ? t('scan.countsMinus') : t('scan.theseScore');
   }
-  return rv.mode === 'melds' ? 'in front: counts plus' : 'not counted';
+  return rv.mode === 'melds' ? t('scan.countsPlus') : t('scan.notCounted');
 }
 
 /** A box's display order: left to right, then top to bottom; cards without a box last. */
@@ -292,12 +298,12 @@ function renderOverlay(bad) {
           ev.stopPropagation();
           editCard(c.id);
         },
-      }, ...cardFace(c, 'Change')),
+      }, ...cardFace(c, t('scan.change'))),
       h('button', {
         type: 'button',
         class: 'scan-x',
         testid: `scan-remove-${c.id}`,
-        'aria-label': `Remove ${c.card}`,
+        'aria-label': t('scan.removeCard', { card: cardName(c.card) }),
         onclick: (ev) => {
           ev.stopPropagation();
           removeCard(c.id);
@@ -367,7 +373,7 @@ function cardFace(c, verb) {
   return [
     h('span', { 'aria-hidden': 'true' }, cardLabel(c.card)),
     low ? h('small', { 'aria-hidden': 'true' }, low) : null,
-    h('span', { class: 'sr-only' }, `${verb} ${cardName(c.card)}${low ? `, ${low} sure` : ''}`),
+    h('span', { class: 'sr-only' }, `${verb} ${low ? t('scan.sure', { name: cardName(c.card), pct: low }) : cardName(c.card)}`),
   ];
 }
 
@@ -378,12 +384,12 @@ function chipFor(c, bad) {
       type: 'button',
       class: 'scan-chip-main',
       onclick: () => editCard(c.id),
-    }, ...cardFace(c, 'Change')),
+    }, ...cardFace(c, t('scan.change'))),
     h('button', {
       type: 'button',
       class: 'scan-chip-x',
       testid: `scan-chip-remove-${c.id}`,
-      'aria-label': `Remove ${c.card}`,
+      'aria-label': t('scan.removeCard', { card: cardName(c.card) }),
       onclick: () => removeCard(c.id),
     }, '✕'));
   swipeable(el, () => removeCard(c.id));
@@ -401,13 +407,13 @@ function renderGroups(bad) {
       h('div', { class: 'scan-chips' },
         cards.map((c) => chipFor(c, bad)),
         g === 'hand'
-          ? h('button', { type: 'button', class: 'scan-add', testid: 'scan-add', 'aria-label': 'Add a card', onclick: () => openPicker({ mode: 'add', group: 'hand' }) }, '+')
+          ? h('button', { type: 'button', class: 'scan-add', testid: 'scan-add', 'aria-label': t('scan.addCard'), onclick: () => openPicker({ mode: 'add', group: 'hand' }) }, '+')
           : null));
   });
   const none = rv.cards.length
     ? null
     : h('p', { class: 'scan-empty', testid: 'scan-empty' },
-      'No cards read. Tap the photo on each card to add it, or scan again.');
+      t('scan.noneRead'));
   fill(rv.els.groups, none, ...boxes);
 }
 
@@ -419,20 +425,19 @@ function renderWarning(bad) {
     return;
   }
   const lines = [...bad].map(([code, b]) => {
-    const where = b.others ? ` (${b.others} already in other players’ cards)` : '';
-    const deck = b.limit === 1 ? 'the deck has one' : `the decks hold ${b.limit}`;
+    const where = b.others ? t('scan.inOthers', { n: b.others }) : '';
+    const deck = b.limit === 1 ? t('scan.deckOne') : t('scan.decksHold', { n: b.limit });
     return h('li', {}, h('strong', {}, cardLabel(code)), ` ×${b.here + b.others}${where}: ${deck}.`);
   });
   el.hidden = false;
-  fill(el, h('div', { class: 'scan-warn-head' }, 'Impossible cards — change or remove the wrong one'), h('ul', {}, lines));
+  fill(el, h('div', { class: 'scan-warn-head' }, t('scan.impossibleHead')), h('ul', {}, lines));
 }
 
 function summary() {
   const hand = rv.cards.filter((c) => c.group === 'hand').length;
-  if (rv.mode === 'whole') return `${rv.cards.length} card${rv.cards.length === 1 ? '' : 's'}`;
-  if (rv.mode === 'laid') return `${hand} in hand`;
-  const m = rv.meldIds.length;
-  return `${m} meld${m === 1 ? '' : 's'} + ${hand} in hand`;
+  if (rv.mode === 'whole') return t('scan.count', { n: rv.cards.length });
+  if (rv.mode === 'laid') return t('scan.confirmWhat', { n: hand });
+  return `${t('scan.melds', { n: rv.meldIds.length })} + ${t('scan.confirmWhat', { n: hand })}`;
 }
 
 function renderReview() {
@@ -442,10 +447,10 @@ function renderReview() {
   renderGroups(bad);
   renderWarning(bad);
   const low = rv.cards.filter(isLow).length;
-  rv.els.count.textContent = `${rv.cards.length} card${rv.cards.length === 1 ? '' : 's'}`
-    + (low ? ` · ${low} to check` : '');
+  rv.els.count.textContent = t('scan.count', { n: rv.cards.length })
+    + (low ? t('scan.toCheck', { n: low }) : '');
   rv.els.confirm.disabled = bad.size > 0;
-  fill(rv.els.confirm, h('span', {}, '✓ Confirm'), h('small', { testid: 'scan-confirm-what' }, summary()));
+  fill(rv.els.confirm, h('span', {}, t('scan.confirmTick')), h('small', { testid: 'scan-confirm-what' }, summary()));
 }
 
 function typicalSize() {
@@ -508,13 +513,13 @@ export function openReview({ game, player, result, others = new Map(), existing 
   };
   const els = rv.els;
   els.overlay = h('div', { class: 'scan-overlay', testid: 'scan-overlay', onclick: tapPhoto });
-  els.img = h('img', { class: 'scan-photo', testid: 'scan-photo', alt: `The cards read for ${player}`, decoding: 'async' });
+  els.img = h('img', { class: 'scan-photo', testid: 'scan-photo', alt: t('scan.photoAlt', { name: player }), decoding: 'async' });
   els.photoWrap = h('div', { class: 'scan-photo-wrap loading', testid: 'scan-photo-wrap' }, els.img, els.overlay);
   els.groups = h('div', { class: 'scan-groups', testid: 'scan-groups' });
   els.warning = h('div', { class: 'scan-warn', testid: 'scan-warning', role: 'alert', hidden: true });
   els.count = h('span', { testid: 'scan-count' });
-  els.confirm = h('button', { type: 'button', class: 'btn btn-primary btn-grow btn-confirm', testid: 'scan-confirm', onclick: confirm }, 'Confirm');
-  const secs = result?.ms != null ? ` · read in ${(result.ms / 1000).toFixed(1)} s` : '';
+  els.confirm = h('button', { type: 'button', class: 'btn btn-primary btn-grow btn-confirm', testid: 'scan-confirm', onclick: confirm }, t('scan.confirm'));
+  const secs = result?.ms != null ? t('scan.readIn', { s: (result.ms / 1000).toLocaleString(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }) : '';
   const mine = rv;
   els.img.addEventListener('load', () => {
     if (rv !== mine) return;
@@ -526,27 +531,27 @@ export function openReview({ game, player, result, others = new Map(), existing 
     if (rv !== mine) return;
     els.photoWrap.classList.remove('loading');
     els.photoWrap.classList.add('failed');
-    els.photoWrap.dataset.msg = 'The photo could not be loaded: check the cards below.';
+    els.photoWrap.dataset.msg = t('scan.photoFailed');
   });
   fill($('#scan-body'),
     h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'scan-close' }, '✕'),
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'scan-close' }, '✕'),
       h('div', { class: 'sheet-title' },
-        h('h2', { testid: 'scan-title' }, `${player}’s cards`),
-        h('div', { class: 'muted small' }, els.count, `${fromPhoto ? ' · from a photo' : ''}${secs}`))),
+        h('h2', { testid: 'scan-title' }, t('scan.title', { name: player })),
+        h('div', { class: 'muted small' }, els.count, `${fromPhoto ? t('scan.fromPhoto') : ''}${secs}`))),
     h('div', { class: 'sheet-scroll scan-scroll' },
       result?.image
         ? h('div', { class: 'scan-stage' }, els.photoWrap)
-        : h('p', { class: 'muted' }, 'No photo came back: check the cards below.'),
+        : h('p', { class: 'muted' }, t('scan.noPhoto')),
       h('p', { class: 'scan-help muted small' },
-        'Tap a card to change it · tap the photo where a card was missed · ✕ or swipe a label left to remove.'),
+        t('scan.help')),
       h('div', { class: 'scan-legend', 'aria-hidden': 'true' },
-        h('span', { class: 'lg lg-ok' }, 'read'),
-        h('span', { class: 'lg lg-low' }, `unsure (under ${Math.round(LOW_CONFIDENCE * 100)}%)`),
-        h('span', { class: 'lg lg-bad' }, 'impossible')),
+        h('span', { class: 'lg lg-ok' }, t('scan.lgRead')),
+        h('span', { class: 'lg lg-low' }, t('scan.lgUnsure', { pct: percent(LOW_CONFIDENCE) })),
+        h('span', { class: 'lg lg-bad' }, t('scan.lgBad'))),
       els.warning,
       els.groups,
-      existing ? h('p', { class: 'muted small scan-replace' }, `Confirm replaces the ${existing} card${existing === 1 ? '' : 's'} entered for ${player}.`) : null),
+      existing ? h('p', { class: 'muted small scan-replace' }, t('scan.replaces', { n: existing, name: player })) : null),
     h('div', { class: 'sheet-foot' },
       onRescan ? h('button', {
         type: 'button',
@@ -556,7 +561,7 @@ export function openReview({ game, player, result, others = new Map(), existing 
           closeDialog(dlg);
           onRescan();
         },
-      }, fromPhoto ? '↻ New photo' : '↻ Rescan') : null,
+      }, fromPhoto ? t('scan.newPhoto') : t('scan.rescanArrow')) : null,
       els.confirm));
   if (!dlg.dataset.wiredScan) {
     dlg.dataset.wiredScan = '1';
@@ -622,12 +627,12 @@ function renderPicker() {
   const c = pk.mode === 'change' ? byCard(pk.id) : null;
   const { copies, jokers } = deckRules(rv.variant, rv.settings);
   const counts = countCodes(rv.cards.map((x) => x.card));
-  const title = c ? `Change ${cardLabel(c.card)}` : 'Add a card';
-  let sub = 'Pick the suit, then the rank.';
-  if (c && isLow(c)) sub = `Read as ${cardLabel(c.card)}, only ${pct(c)} sure. Tap the right card.`;
-  else if (c) sub = 'Tap the right card (the marked one keeps it).';
-  const moves = rv.mode === 'whole' ? null : h('div', { class: 'scan-move', role: 'radiogroup', 'aria-label': 'Put the card in' },
-    h('span', { class: 'muted small' }, 'Put in'),
+  const title = c ? t('scan.changeTitle', { card: cardLabel(c.card) }) : t('scan.addCard');
+  let sub = t('scan.pickSub');
+  if (c && isLow(c)) sub = t('scan.pickLow', { card: cardLabel(c.card), pct: pct(c) });
+  else if (c) sub = t('scan.pickRight');
+  const moves = rv.mode === 'whole' ? null : h('div', { class: 'scan-move', role: 'radiogroup', 'aria-label': t('scan.putInLabel') },
+    h('span', { class: 'muted small' }, t('scan.putIn')),
     [...rv.meldIds, 'hand', 'new'].map((g) => h('button', {
       type: 'button',
       role: 'radio',
@@ -638,19 +643,19 @@ function renderPicker() {
         pk.group = g;
         renderPicker();
       },
-    }, g === 'new' ? '+ New meld' : groupTitle(g))));
+    }, g === 'new' ? t('scan.newMeld') : groupTitle(g))));
   fill($('#scanpick-body'),
     h('div', { class: 'scan-pick-head' },
       h('div', {},
         h('h2', { testid: 'scan-picker-title' }, title),
         h('p', { class: 'muted small' }, sub)),
-      h('button', { type: 'button', class: 'icon-btn icon-btn-sm', 'data-close': true, 'aria-label': 'Cancel', testid: 'scan-pick-cancel' }, '✕')),
+      h('button', { type: 'button', class: 'icon-btn icon-btn-sm', 'data-close': true, 'aria-label': t('btn.cancel'), testid: 'scan-pick-cancel' }, '✕')),
     moves,
     h('div', { class: 'picker' }, ...pickerGrid({
       prefix: 'scan-',
       suit: rv.suit,
       jokers,
-      verb: c ? 'Make it' : 'Add',
+      verb: c ? t('cards.makeIt') : t('cards.add'),
       onSuit: (s) => {
         rv.suit = s;
         renderPicker();
@@ -672,7 +677,7 @@ function renderPicker() {
           closeDialog($('#scanpick'));
           removeCard(id);
         },
-      }, `Remove ${cardLabel(c.card)}`)) : null);
+      }, t('scan.removeCard', { card: cardLabel(c.card) }))) : null);
 }
 
 // ---- Knock? (Chicago) -----------------------------------------------------------------
@@ -681,21 +686,21 @@ let kn = null; // the open knock check
 
 function renderKnock() {
   const body = $('#knock-body');
-  const retry = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'knock-retry', disabled: !!kn.busy, onclick: () => runKnock() }, icon('camera'), 'Rescan');
-  const photo = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'knock-photo', disabled: !!kn.busy, onclick: () => kn.input.click() }, icon('photo'), 'Photo');
+  const retry = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'knock-retry', disabled: !!kn.busy, onclick: () => runKnock() }, icon('camera'), t('scan.rescanShort'));
+  const photo = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'knock-photo', disabled: !!kn.busy, onclick: () => kn.input.click() }, icon('photo'), t('entry.photo'));
   const head = h('div', { class: 'scan-pick-head' },
-    h('h2', { testid: 'knock-title' }, `Can ${kn.player} knock?`),
-    h('button', { type: 'button', class: 'icon-btn icon-btn-sm', 'data-close': true, 'aria-label': 'Close', testid: 'knock-close' }, '✕'));
+    h('h2', { testid: 'knock-title' }, t('scan.knockTitle', { name: kn.player })),
+    h('button', { type: 'button', class: 'icon-btn icon-btn-sm', 'data-close': true, 'aria-label': t('btn.close'), testid: 'knock-close' }, '✕'));
   if (kn.busy) {
     fill(body, head,
       h('div', { class: 'verdict busy', testid: 'knock-verdict', 'data-legal': '' },
-        h('span', { class: 'spinner', 'aria-hidden': 'true' }), kn.busy === 'photo' ? 'Reading the photo…' : 'Scanning the cards…'),
+        h('span', { class: 'spinner', 'aria-hidden': 'true' }), kn.busy === 'photo' ? t('scan.readingPhoto') : t('scan.scanning')),
       h('div', { class: 'modal-actions' }, retry, photo), kn.input);
     return;
   }
   if (kn.error) {
     fill(body, head,
-      h('div', { class: 'verdict unknown', testid: 'knock-verdict', 'data-legal': '' }, 'Could not scan'),
+      h('div', { class: 'verdict unknown', testid: 'knock-verdict', 'data-legal': '' }, t('scan.couldNot')),
       h('p', { class: 'scan-error-text', testid: 'knock-error', role: 'alert' }, kn.error.message),
       h('p', { class: 'muted small' }, scanHint(kn.error)),
       h('div', { class: 'modal-actions' }, retry, photo), kn.input);
@@ -708,16 +713,16 @@ function renderKnock() {
   const rows = [];
   if (k) {
     rows.push(h('div', { class: 'kv', testid: 'knock-numbers' },
-      h('span', {}, 'Limit'), h('strong', {}, k.limit > 0 ? num(k.limit) : 'no knock'),
-      h('span', {}, 'Deadwood'), h('strong', {}, num(k.deadwood))));
-    rows.push(h('div', { class: 'kline', testid: 'knock-melds' }, h('span', { class: 'hi-k' }, 'melds'),
-      (k.melds || []).length ? h('span', { class: 'hi-melds' }, k.melds.map((m) => chipRow(m))) : h('span', { class: 'muted small' }, 'none')));
+      h('span', {}, t('kv.limit')), h('strong', {}, k.limit > 0 ? num(k.limit) : t('kv.noKnock')),
+      h('span', {}, t('kv.deadwood')), h('strong', {}, num(k.deadwood))));
+    rows.push(h('div', { class: 'kline', testid: 'knock-melds' }, h('span', { class: 'hi-k' }, t('kv.melds')),
+      (k.melds || []).length ? h('span', { class: 'hi-melds' }, k.melds.map((m) => chipRow(m))) : h('span', { class: 'muted small' }, t('kv.none'))));
     if ((k.unmelded || []).length) {
-      rows.push(h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, 'deadwood'), chipRow(k.unmelded)));
+      rows.push(h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('kv.deadwoodCards')), chipRow(k.unmelded)));
     }
-    if (k.dropped) rows.push(h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, '8th card'), chipRow([k.dropped]), h('span', { class: 'muted small' }, 'not counted')));
+    if (k.dropped) rows.push(h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('kv.eighth')), chipRow([k.dropped]), h('span', { class: 'muted small' }, t('kv.notCounted'))));
   } else if ((r.hand || []).length) {
-    rows.push(h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, 'read'), chipRow(r.hand)));
+    rows.push(h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('kv.read')), chipRow(r.hand)));
   }
   fill(body, head,
     h('div', { class: `verdict ${cls}`, testid: 'knock-verdict', 'data-legal': v.legal == null ? '' : String(v.legal) },
@@ -735,7 +740,7 @@ function renderKnock() {
           closeDialog($('#knock'));
           open.onReview(result, fromPhoto);
         },
-      }, 'Review the cards'),
+      }, t('scan.review')),
       h('div', { class: 'knock-more' }, retry, photo)),
     kn.input);
 }
@@ -782,33 +787,34 @@ export function openKnock({ game, player, total, onReview }) {
 let cam = null; // the open panel's refresh loop
 
 const CAMERA_STATE = {
-  ok: ['ok', 'Camera OK'],
-  busy: ['busy', 'Camera busy'],
-  lost: ['lost', 'Camera lost'],
-  none: ['none', 'No camera'],
+  ok: ['ok', 'camera.ok'],
+  busy: ['busy', 'camera.busy'],
+  lost: ['lost', 'camera.lost'],
+  none: ['none', 'camera.none'],
 };
 
 function renderCameraState(s, err) {
   const el = cam.els.state;
   if (err) {
     el.dataset.state = 'error';
-    fill(el, h('span', { class: 'cam-dot' }), h('strong', {}, 'Camera status unknown'),
+    fill(el, h('span', { class: 'cam-dot' }), h('strong', {}, t('camera.unknown')),
       h('span', { class: 'cam-detail', testid: 'camera-error' }, err.message));
     return;
   }
-  const [key, label] = CAMERA_STATE[s?.state] || ['lost', `Camera ${s?.state || 'unknown'}`];
+  const [key, msg] = CAMERA_STATE[s?.state] || ['lost', null];
+  const label = msg ? t(msg) : t('camera.other', { state: s?.state || '?' });
   el.dataset.state = key;
   const bits = [];
   if (s?.error) bits.push(s.error);
-  if (s?.retry_in_s != null && key !== 'ok') bits.push(`retrying in ${Math.ceil(s.retry_in_s)} s`);
-  if (key === 'ok' && s?.frames != null) bits.push(`${s.frames} frames`);
-  if (key === 'none') bits.push('Use “Photo” in the hand form to scan with this phone instead.');
+  if (s?.retry_in_s != null && key !== 'ok') bits.push(t('camera.retry', { s: Math.ceil(s.retry_in_s) }));
+  if (key === 'ok' && s?.frames != null) bits.push(t('camera.frames', { n: s.frames }));
+  if (key === 'none') bits.push(t('camera.usePhoto'));
   const samples = s?.camera?.kind === 'replay';
   fill(el, h('span', { class: 'cam-dot' }), h('strong', { testid: 'camera-state-label' }, label),
     bits.length ? h('span', { class: 'cam-detail', testid: 'camera-error' }, bits.join(' · ')) : null,
     samples
       ? h('span', { class: 'cam-samples', testid: 'camera-samples', role: 'note' },
-        'Sample pictures: no camera is attached, so these recorded frames stand in for it.')
+        t('camera.samples'))
       : null);
 }
 
@@ -832,7 +838,7 @@ async function cameraTick(loop) {
       loop.els.shotError.hidden = true;
     } else {
       loop.els.shotError.hidden = false;
-      loop.els.shotError.textContent = `No picture: ${shot.reason?.message || 'error'}`;
+      loop.els.shotError.textContent = t('camera.noPicture', { error: shot.reason?.message || '?' });
     }
   }
   if (cam === loop) loop.timer = setTimeout(() => cameraTick(loop), 1000);
@@ -843,22 +849,22 @@ export function openCamera({ player, onScan } = {}) {
   const dlg = $('#camera');
   const els = {
     state: h('div', { class: 'cam-state', testid: 'camera-state', 'data-state': 'loading' },
-      h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }), ' Checking the camera…'),
-    img: h('img', { class: 'cam-img', testid: 'camera-snapshot', alt: 'What the table camera sees', 'data-frames': '0' }),
+      h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }), t('camera.checking')),
+    img: h('img', { class: 'cam-img', testid: 'camera-snapshot', alt: t('camera.alt'), 'data-frames': '0' }),
     shotError: h('p', { class: 'error small', testid: 'camera-shot-error', hidden: true }),
   };
   els.view = h('div', { class: 'cam-view loading' }, els.img);
   fill($('#camera-body'),
     h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'camera-close' }, '✕'),
-      h('div', { class: 'sheet-title' }, h('h2', {}, 'Camera'), h('div', { class: 'muted small' }, 'Live view, every second'))),
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'camera-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', {}, t('camera.title')), h('div', { class: 'muted small' }, t('camera.live')))),
     h('div', { class: 'sheet-scroll' },
       els.state,
       els.view,
       els.shotError,
       h('ul', { class: 'cam-tips muted small' },
-        h('li', {}, 'Cards face up, corners (rank and suit) visible.'),
-        h('li', {}, 'The whole mat in the picture, no glare on the cards.'))),
+        h('li', {}, t('camera.tipCorners')),
+        h('li', {}, t('camera.tipMat')))),
     h('div', { class: 'sheet-foot' },
       onScan
         ? h('button', {
@@ -869,8 +875,8 @@ export function openCamera({ player, onScan } = {}) {
             closeDialog(dlg);
             onScan();
           },
-        }, icon('camera'), `Scan ${player}’s cards`)
-        : h('button', { type: 'button', class: 'btn btn-secondary btn-grow', 'data-close': true, testid: 'camera-done' }, 'Done')));
+        }, icon('camera'), t('camera.scan', { name: player }))
+        : h('button', { type: 'button', class: 'btn btn-secondary btn-grow', 'data-close': true, testid: 'camera-done' }, t('btn.done'))));
   if (!dlg.dataset.wiredCam) {
     dlg.dataset.wiredCam = '1';
     dlg.addEventListener('close', () => {

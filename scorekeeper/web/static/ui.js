@@ -1,4 +1,5 @@
 // Shared bits of page chrome: toast messages and the confirm / prompt dialog.
+import { t } from './i18n.js';
 import { $, h, openDialog } from './util.js';
 
 let toastTimer = null;
@@ -36,7 +37,7 @@ export function toast(message, kind = 'ok', ms = 3200, action = null) {
  * `validate(value)` may return a promise; throwing shows the message and keeps the dialog open.
  * Resolves to the value (or true) on OK, null on cancel.
  */
-export function ask({ title, text = '', okLabel = 'OK', danger = false, input, validate }) {
+export function ask({ title, text = '', okLabel = t('btn.ok'), danger = false, input, validate }) {
   const dlg = $('#ask');
   const form = $('#ask-form');
   const field = $('#ask-input');

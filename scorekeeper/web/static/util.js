@@ -1,4 +1,5 @@
 // Small DOM helpers. Every user-supplied string goes through textContent, never innerHTML.
+import { language, t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -78,10 +79,10 @@ export function timeAgo(iso) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return String(iso);
   const sec = (Date.now() - d.getTime()) / 1000;
-  if (sec < 60) return 'just now';
-  if (sec < 3600) return `${Math.floor(sec / 60)} min ago`;
-  if (sec < 86400) return `${Math.floor(sec / 3600)} h ago`;
-  return d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+  if (sec < 60) return t('time.now');
+  if (sec < 3600) return t('time.min', { n: Math.floor(sec / 60) });
+  if (sec < 86400) return t('time.hours', { n: Math.floor(sec / 3600) });
+  return d.toLocaleDateString(language(), { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /** Show a dialog as a modal; close it when its backdrop is tapped. */

@@ -1,0 +1,77 @@
+// The page's words in the players' language: one catalogue per language (locales/),
+// chosen from the phone's languages unless the menu's switch says otherwise.
+import en from './locales/en.js';
+import pt from './locales/pt.js';
+
+export const CATALOGUES = { en, pt };
+export const LANGUAGES = { en: 'English', pt: 'Português' };
+const KEY = 'scorekeeper.lang';
+let current = 'en';
+
+/** The language to use: the saved choice, else the first of the phone's we have, else English. */
+export function pickLanguage(saved, preferred = []) {
+  if (saved && CATALOGUES[saved]) return saved;
+  for (const tag of preferred) {
+    const base = String(tag || '').toLowerCase().split('-')[0];
+    if (CATALOGUES[base]) return base;
+  }
+  return 'en';
+}
+
+export function language() {
+  return current;
+}
+
+export function setLanguage(lang) {
+  current = CATALOGUES[lang] ? lang : 'en';
+  if (typeof document !== 'undefined') document.documentElement.lang = current;
+}
+
+export function savedLanguage() {
+  try {
+    return localStorage.getItem(KEY) || '';
+  } catch {
+    return '';
+  }
+}
+
+/** Keep the phone's choice ('' follows the phone's languages again). */
+export function saveLanguage(lang) {
+  try {
+    if (lang) localStorage.setItem(KEY, lang);
+    else localStorage.removeItem(KEY);
+  } catch {
+    /* this page view only */
+  }
+}
+
+function fillIn(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (params && name in params ? String(params[name]) : whole));
+}
+
+/**
+ * The message `key` in the current language, with {params} put in. With `params.n` and
+ * `key.one`/`key.other` in the catalogue, the plural form for n is used: "one" for 1 only,
+ * as both languages here say it ("0 cartas", where CLDR's pt rule would give "0 carta").
+ */
+export function t(key, params) {
+  const cat = CATALOGUES[current];
+  let k = key;
+  if (params && typeof params.n === 'number' && cat[`${key}.other`] !== undefined) {
+    k = Math.abs(params.n) === 1 ? `${key}.one` : `${key}.other`;
+  }
+  const text = cat[k] ?? en[k] ?? key;
+  return fillIn(text, params);
+}
+
+/** Whether the catalogue has `key` (for optional words, such as a setting's option). */
+export function has(key) {
+  return CATALOGUES[current][key] !== undefined || en[key] !== undefined;
+}
+
+/** Translate the page's fixed text: [data-i18n] (text), [data-i18n-aria] and [data-i18n-alt]. */
+export function translateStatic(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
+  for (const el of root.querySelectorAll('[data-i18n-alt]')) el.setAttribute('alt', t(el.dataset.i18nAlt));
+}
