@@ -376,6 +376,8 @@ def test_a_viewer_asks_may_i_knock_privately(server: Server, phones: tuple[Phone
     admin.page.on("request", lambda r: asked.append(r.url) if "knock-check" in r.url else None)
 
     expect(admin.tid("mayknock-btn")).to_be_hidden()  # the admin has it in the menu
+    problems: list[str] = []
+    check_screen(viewer, "viewer scoreboard", problems)
     viewer.tid("mayknock-btn").click()
     expect(viewer.tid("mayknock-sheet")).to_be_visible()
     viewer.tid("mayknock-player").select_option("Bob")
@@ -389,7 +391,6 @@ def test_a_viewer_asks_may_i_knock_privately(server: Server, phones: tuple[Phone
     expect(verdict).to_have_text("✓Legal knock — 5 ≤ 9")
     expect(viewer.tid("mayknock-numbers")).to_contain_text("Your limit9")
     expect(viewer.tid("mayknock-melds").locator(".chips")).to_have_count(2)
-    problems: list[str] = []
     check_screen(viewer, "may I knock", problems)
     assert problems == [], "\n".join(problems)
     shot(viewer, "may-i-knock.png")
