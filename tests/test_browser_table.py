@@ -416,11 +416,11 @@ def test_a_viewer_asks_may_i_knock_privately(server: Server, phones: tuple[Phone
     expect(admin.tid("history-empty")).to_be_visible()
 
 
-# English left on the Portuguese page: the English catalogue's words (cut at its {values})
-# that no Portuguese message also holds, found in what the page shows.
-ENGLISH_LEFT = """async () => {
+# English left on a translated page: the English catalogue's words (cut at its {values})
+# that no message of the page's language also holds, found in what the page shows.
+ENGLISH_LEFT = """async (lang) => {
   const { CATALOGUES } = await import('/static/i18n.js');
-  const pt = Object.values(CATALOGUES.pt).join('\\n');
+  const pt = Object.values(CATALOGUES[lang]).join('\\n');
   const bits = new Set();
   for (const text of Object.values(CATALOGUES.en)) {
     for (const bit of text.split(/\\{\\w+\\}/)) {
@@ -433,8 +433,8 @@ ENGLISH_LEFT = """async () => {
 }"""
 
 
-def english_left(phone: Phone, screen: str, problems: list[str]) -> None:
-    problems += [f"{screen}: English {b!r}" for b in phone.page.evaluate(ENGLISH_LEFT)]
+def english_left(phone: Phone, screen: str, problems: list[str], lang: str = "pt") -> None:
+    problems += [f"{screen}: English {b!r}" for b in phone.page.evaluate(ENGLISH_LEFT, lang)]
 
 
 def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
@@ -491,3 +491,26 @@ def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
     assert admin.page.evaluate("localStorage.getItem('scorekeeper.lang')") == "en"
     assert admin.errors == []
     admin.page.context.close()
+
+
+def test_the_page_speaks_spanish(server: Server, browser: Any) -> None:
+    gid = server.api("POST", "/api/games", {"variant": "chicago", "players": THREE})["id"]
+    server.api("POST", f"/api/games/{gid}/hands", {"players": [
+        {"name": "Ann", "hand": ANN_KNOCK, "knocked": True},
+        {"name": "Bob", "hand": BOB_HAND}, {"name": "Cy", "hand": CY_HAND}]})
+    viewer = phone_at(browser, f"{server.url}/", 390, locale="es-MX")
+    problems: list[str] = []
+    expect(viewer.tid("game-title")).to_have_text("Rummy Chicago")
+    expect(viewer.tid("mayknock-btn")).to_have_text("¿Puedo cerrar?")
+    expect(viewer.tid("history-legend")).to_have_text(
+        "R rummy · C cerró · Toca una mano para ver sus cartas.")
+    english_left(viewer, "marcador", problems, "es")
+    check_screen(viewer, "marcador", problems)
+    viewer.tid("mayknock-btn").click()
+    viewer.tid("mayknock-tap").click()
+    expect(viewer.tid("mayknock-check")).to_have_text("Comprobar estas 0 cartas")
+    english_left(viewer, "¿puedo cerrar?", problems, "es")
+    assert problems == [], "\n".join(problems)
+    shot(viewer, "spanish.png")
+    assert viewer.errors == []
+    viewer.page.context.close()

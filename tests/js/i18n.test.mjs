@@ -40,6 +40,7 @@ test('the phone languages pick the catalogue', () => {
   assert.equal(pickLanguage('', ['pt-BR', 'en']), 'pt');
   assert.equal(pickLanguage('', ['de-DE', 'pt-PT']), 'pt');
   assert.equal(pickLanguage('', ['de-DE']), 'en');
+  assert.equal(pickLanguage('', ['es-MX', 'en']), 'es');
   assert.equal(pickLanguage('en', ['pt-BR']), 'en');
   assert.equal(pickLanguage('xx', []), 'en');
 });

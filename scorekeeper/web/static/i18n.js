@@ -1,10 +1,11 @@
 // The page's words in the players' language: one catalogue per language (locales/),
 // chosen from the phone's languages unless the menu's switch says otherwise.
 import en from './locales/en.js';
+import es from './locales/es.js';
 import pt from './locales/pt.js';
 
-export const CATALOGUES = { en, pt };
-export const LANGUAGES = { en: 'English', pt: 'Português' };
+export const CATALOGUES = { en, pt, es };
+export const LANGUAGES = { en: 'English', pt: 'Português', es: 'Español' };
 const KEY = 'scorekeeper.lang';
 let current = 'en';
 
