@@ -55,17 +55,14 @@ function referenceLine(game) {
   return Number.isFinite(target) ? { value: target, label: t('chart.target') } : null;
 }
 
-export function renderChart(game) {
-  const series = totalsSeries(game);
-  const names = (game.players || []).map((p) => p.name);
-  const n = (game.hands || []).length;
-  const W = 360;
-  const H = 210;
-  const m = { l: 38, r: 14, t: 12, b: 26 };
-  const iw = W - m.l - m.r;
-  const ih = H - m.t - m.b;
+const W = 360;
+const H = 210;
+const M = { l: 38, r: 14, t: 12, b: 26 };
+const IW = W - M.l - M.r;
+const IH = H - M.t - M.b;
 
-  const ref = referenceLine(game);
+/** The chart's frame: the y range (nice steps, the reference line inside) and the scales. */
+function frame(series, ref, n) {
   const all = series.flat();
   let lo = Math.min(0, ...all);
   let hi = Math.max(10, ...all);
@@ -75,79 +72,75 @@ export function renderChart(game) {
   lo = Math.floor(lo / step) * step;
   hi = Math.ceil(hi / step) * step;
   if (hi === lo) hi = lo + step;
+  return {
+    lo, hi, step, n,
+    xs: (i) => M.l + (n === 0 ? 0 : (i / n) * IW),
+    ys: (v) => M.t + IH - ((v - lo) / (hi - lo)) * IH,
+  };
+}
 
-  const xs = (i) => m.l + (n === 0 ? 0 : (i / n) * iw);
-  const ys = (v) => m.t + ih - ((v - lo) / (hi - lo)) * ih;
-
-  const svg = s('svg', {
-    viewBox: `0 0 ${W} ${H}`,
-    class: 'chart-svg',
-    role: 'img',
-    'aria-label': t('chart.label'),
-    testid: 'chart-svg',
-  });
-
-  // Grid and y labels.
-  for (let v = lo; v <= hi + 1e-9; v += step) {
-    const y = ys(v);
+function axes(svg, f) {
+  for (let v = f.lo; v <= f.hi + 1e-9; v += f.step) {
+    const y = f.ys(v);
     svg.append(
-      s('line', { x1: m.l, x2: W - m.r, y1: y, y2: y, class: v === 0 ? 'grid zero' : 'grid' }),
-      s('text', { x: m.l - 6, y: y + 4, class: 'axis', 'text-anchor': 'end' }, num(Math.round(v))),
+      s('line', { x1: M.l, x2: W - M.r, y1: y, y2: y, class: v === 0 ? 'grid zero' : 'grid' }),
+      s('text', { x: M.l - 6, y: y + 4, class: 'axis', 'text-anchor': 'end' }, num(Math.round(v))),
     );
   }
   // X labels: hand numbers, thinned out when there are many.
-  const every = Math.max(1, Math.ceil(n / 8));
-  for (let i = 0; i <= n; i += every) {
-    svg.append(s('text', { x: xs(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, String(i)));
-  }
-  if (n > 0 && n % every !== 0) {
-    svg.append(s('text', { x: xs(n), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, String(n)));
-  }
+  const every = Math.max(1, Math.ceil(f.n / 8));
+  const label = (i) => s('text', { x: f.xs(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, String(i));
+  for (let i = 0; i <= f.n; i += every) svg.append(label(i));
+  if (f.n > 0 && f.n % every !== 0) svg.append(label(f.n));
+}
 
-  if (ref) {
-    const y = ys(ref.value);
-    svg.append(
-      s('line', { x1: m.l, x2: W - m.r, y1: y, y2: y, class: 'refline' }),
-      s('text', { x: m.l + 4, y: y - 4, class: 'reflabel', 'text-anchor': 'start' },
-        `${ref.label} ${ref.value}`),
-    );
-  }
+function referenceMark(svg, f, ref) {
+  const y = f.ys(ref.value);
+  svg.append(
+    s('line', { x1: M.l, x2: W - M.r, y1: y, y2: y, class: 'refline' }),
+    s('text', { x: M.l + 4, y: y - 4, class: 'reflabel', 'text-anchor': 'start' }, `${ref.label} ${ref.value}`),
+  );
+}
 
+function lines(svg, f, series, game) {
   const shift = spread(series);
   series.forEach((pts, i) => {
     const color = playerColor(i);
-    const y = (v, j) => ys(v) + shift[i][j];
-    const d = pts.map((v, j) => `${j === 0 ? 'M' : 'L'}${xs(j).toFixed(1)},${y(v, j).toFixed(1)}`).join(' ');
+    const y = (v, j) => f.ys(v) + shift[i][j];
+    const d = pts.map((v, j) => `${j === 0 ? 'M' : 'L'}${f.xs(j).toFixed(1)},${y(v, j).toFixed(1)}`).join(' ');
     const eliminated = game.players[i]?.eliminated;
-    svg.append(
-      s('path', {
-        d,
-        class: `line${eliminated ? ' out' : ''}`,
-        stroke: color,
-        testid: `chart-line-${i}`,
-        'data-player': names[i],
-      }),
-    );
+    svg.append(s('path', {
+      d,
+      class: `line${eliminated ? ' out' : ''}`,
+      stroke: color,
+      testid: `chart-line-${i}`,
+      'data-player': game.players[i]?.name,
+    }));
     const last = pts.length - 1;
-    svg.append(s('circle', { cx: xs(last), cy: y(pts[last], last), r: 4, fill: color, class: 'dot' }));
+    svg.append(s('circle', { cx: f.xs(last), cy: y(pts[last], last), r: 4, fill: color, class: 'dot' }));
   });
+}
 
+/** Every player's total after each hand, with the target (or elimination) line. */
+export function renderChart(game) {
+  const series = totalsSeries(game);
+  const n = (game.hands || []).length;
+  const ref = referenceLine(game);
+  const f = frame(series, ref, n);
+  const svg = s('svg', {
+    viewBox: `0 0 ${W} ${H}`, class: 'chart-svg', role: 'img', 'aria-label': t('chart.label'), testid: 'chart-svg',
+  });
+  axes(svg, f);
+  if (ref) referenceMark(svg, f, ref);
+  lines(svg, f, series, game);
   if (n === 0) {
-    svg.append(
-      s('text', { x: m.l + iw / 2, y: m.t + ih / 2, class: 'chart-empty', 'text-anchor': 'middle' },
-        t('chart.empty')),
-    );
+    svg.append(s('text', { x: M.l + IW / 2, y: M.t + IH / 2, class: 'chart-empty', 'text-anchor': 'middle' },
+      t('chart.empty')));
   }
-
-  const legend = h(
-    'ul',
-    { class: 'legend' },
-    names.map((name, i) =>
-      h('li', { class: game.players[i]?.eliminated ? 'out' : '' },
-        h('span', { class: 'swatch', style: `background:${playerColor(i)}` }),
-        name),
-    ),
-  );
+  const legend = h('ul', { class: 'legend' },
+    (game.players || []).map((p, i) => h('li', { class: p.eliminated ? 'out' : '' },
+      h('span', { class: 'swatch', style: `background:${playerColor(i)}` }),
+      p.name)));
   return h('div', {}, svg, legend);
 }
 

@@ -627,6 +627,39 @@ function resultRowFor(result, name) {
   return (result?.players || []).find((r) => r.name === name);
 }
 
+function previewRow(r, p, i, editing) {
+  const row = resultRowFor(r, p.name) || {};
+  const detail = [];
+  if (Array.isArray(row.melds) && row.melds.length) {
+    detail.push(h('span', { class: 'pv-melds' },
+      row.melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || []))));
+  }
+  if (Array.isArray(row.unmelded) && row.unmelded.length && st.variant === 'chicago') {
+    detail.push(h('span', { class: 'pv-dead' }, t('entry.left'), chipRow(row.unmelded)));
+  }
+  return h(
+    'tr',
+    { testid: `preview-row-${i}`, class: row.eliminated ? 'out' : '' },
+    h('td', { class: 'pv-name' }, h('div', {}, p.name, row.eliminated ? h('span', { class: 'tag tag-elim' }, t('entry.out')) : null),
+      detail.length ? h('div', { class: 'pv-detail' }, detail) : null),
+    st.variant === 'chicago' ? h('td', { class: 'num' }, num(row.deadwood)) : null,
+    h('td', { class: 'num pv-points', testid: `preview-points-${i}` }, signed(row.points)),
+    editing ? null : h('td', { class: 'num pv-total', testid: `preview-total-${i}` }, num(row.total)),
+  );
+}
+
+/** Chicago: whether the knock was legal, the penalty, and a knocker's eighth card. */
+function previewKnock(r) {
+  const k = r.knock;
+  const legal = k.legal !== false;
+  const dropped = resultRowFor(r, k.player)?.dropped;
+  return h('p', { class: `knock ${legal ? 'legal' : 'illegal'}`, testid: 'preview-knock' },
+    h('strong', {}, legal ? t('knock.legal') : t('knock.over')),
+    t('knock.line', { player: k.player, deadwood: num(k.deadwood), limit: num(k.limit) }),
+    k.penalty ? t('knock.penalty', { n: k.penalty }) : '',
+    dropped ? t('knock.eighth', { card: dropped }) : '');
+}
+
 function renderPreview() {
   const box = st.els.preview;
   const r = st.preview;
@@ -638,48 +671,18 @@ function renderPreview() {
     return;
   }
   if (!r) {
-    fill(box, head, h('p', { class: 'preview-note muted' },
-      t('entry.previewHint')));
+    fill(box, head, h('p', { class: 'preview-note muted' }, t('entry.previewHint')));
     return;
   }
   const editing = st.n != null;
-  const rows = st.players.map((p, i) => {
-    const row = resultRowFor(r, p.name) || {};
-    const detail = [];
-    if (Array.isArray(row.melds) && row.melds.length) {
-      detail.push(h('span', { class: 'pv-melds' },
-        row.melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || []))));
-    }
-    if (Array.isArray(row.unmelded) && row.unmelded.length && st.variant === 'chicago') {
-      detail.push(h('span', { class: 'pv-dead' }, t('entry.left'), chipRow(row.unmelded)));
-    }
-    return h(
-      'tr',
-      { testid: `preview-row-${i}`, class: row.eliminated ? 'out' : '' },
-      h('td', { class: 'pv-name' }, h('div', {}, p.name, row.eliminated ? h('span', { class: 'tag tag-elim' }, t('entry.out')) : null),
-        detail.length ? h('div', { class: 'pv-detail' }, detail) : null),
-      st.variant === 'chicago' ? h('td', { class: 'num' }, num(row.deadwood)) : null,
-      h('td', { class: 'num pv-points', testid: `preview-points-${i}` }, signed(row.points)),
-      editing ? null : h('td', { class: 'num pv-total', testid: `preview-total-${i}` }, num(row.total)),
-    );
-  });
-  const parts = [head];
-  const k = r.knock;
-  if (k) {
-    const legal = k.legal !== false;
-    parts.push(h('p', { class: `knock ${legal ? 'legal' : 'illegal'}`, testid: 'preview-knock' },
-      h('strong', {}, legal ? t('knock.legal') : t('knock.over')),
-      t('knock.line', { player: k.player, deadwood: num(k.deadwood), limit: num(k.limit) }),
-      k.penalty ? t('knock.penalty', { n: k.penalty }) : '',
-      resultRowFor(r, k.player)?.dropped ? t('knock.eighth', { card: resultRowFor(r, k.player).dropped }) : ''));
-  }
+  const parts = [head, r.knock ? previewKnock(r) : null];
   parts.push(h('table', { class: 'pv-table' },
     h('thead', {}, h('tr', {},
       h('th', {}, t('entry.player')),
       st.variant === 'chicago' ? h('th', { class: 'num' }, t('entry.dead')) : null,
       h('th', { class: 'num' }, t('entry.points')),
       editing ? null : h('th', { class: 'num' }, t('entry.total')))),
-    h('tbody', {}, rows)));
+    h('tbody', {}, st.players.map((p, i) => previewRow(r, p, i, editing)))));
   if (Array.isArray(r.tie_at_top) && r.tie_at_top.length && !editing) {
     parts.push(h('p', { class: 'preview-note' }, t('entry.tie', { names: r.tie_at_top.join(', ') })));
   }
@@ -738,6 +741,35 @@ function renderAll() {
   renderError();
 }
 
+/** The entry sheet's parts: tabs, the active player, notice, error, preview, picker, save. */
+function buildForm(form, game, n) {
+  const title = n == null ? t('entry.title', { n: (game.hands || []).length + 1 }) : t('entry.correct', { n });
+  const els = st.els;
+  els.tabs = h('div', { class: 'ptabs', role: 'tablist', testid: 'entry-tabs' });
+  els.player = h('section', { class: 'entry-player', testid: 'entry-player' });
+  els.preview = h('section', { class: 'preview', testid: 'preview', 'aria-live': 'polite' });
+  els.error = h('p', { class: 'error error-box', testid: 'entry-error', role: 'alert', hidden: true });
+  els.notice = h('div', { class: 'draft-notice', testid: 'draft-notice', role: 'status', hidden: true });
+  els.picker = h('div', { class: 'picker', testid: 'card-picker' });
+  els.save = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'entry-save', onclick: save }, t('entry.save'));
+
+  fill(form,
+    h('header', { class: 'sheet-head' },
+      h('button', { type: 'button', class: 'icon-btn', testid: 'entry-close', 'aria-label': t('btn.close'), onclick: close }, '✕'),
+      h('div', { class: 'sheet-title' },
+        h('h2', { testid: 'entry-title' }, title),
+        h('div', { class: 'muted small' }, variantLabel(game.variant)))),
+    els.tabs,
+    h('div', { class: 'entry-scroll' }, els.notice, els.player, els.error, els.preview),
+    h('div', { class: 'entry-bottom' },
+      els.picker,
+      h('div', { class: 'entry-actions' },
+        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-prev', 'aria-label': t('entry.prev'), onclick: () => selectPlayer(st.active - 1) }, '‹'),
+        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-next', 'aria-label': t('entry.next'), onclick: () => selectPlayer(st.active + 1) }, '›'),
+        els.save)),
+  );
+}
+
 /** The players as the form starts: the stored input for a correction, else blank. */
 function startingPlayers(game, n) {
   if (n == null) {
@@ -793,31 +825,7 @@ export function openEntry({ game, n = null, onSaved }) {
     els: {},
   };
 
-  const title = n == null ? t('entry.title', { n: (game.hands || []).length + 1 }) : t('entry.correct', { n });
-  const els = st.els;
-  els.tabs = h('div', { class: 'ptabs', role: 'tablist', testid: 'entry-tabs' });
-  els.player = h('section', { class: 'entry-player', testid: 'entry-player' });
-  els.preview = h('section', { class: 'preview', testid: 'preview', 'aria-live': 'polite' });
-  els.error = h('p', { class: 'error error-box', testid: 'entry-error', role: 'alert', hidden: true });
-  els.notice = h('div', { class: 'draft-notice', testid: 'draft-notice', role: 'status', hidden: true });
-  els.picker = h('div', { class: 'picker', testid: 'card-picker' });
-  els.save = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'entry-save', onclick: save }, t('entry.save'));
-
-  fill(form,
-    h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', testid: 'entry-close', 'aria-label': t('btn.close'), onclick: close }, '✕'),
-      h('div', { class: 'sheet-title' },
-        h('h2', { testid: 'entry-title' }, title),
-        h('div', { class: 'muted small' }, variantLabel(game.variant)))),
-    els.tabs,
-    h('div', { class: 'entry-scroll' }, els.notice, els.player, els.error, els.preview),
-    h('div', { class: 'entry-bottom' },
-      els.picker,
-      h('div', { class: 'entry-actions' },
-        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-prev', 'aria-label': t('entry.prev'), onclick: () => selectPlayer(st.active - 1) }, '‹'),
-        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-next', 'aria-label': t('entry.next'), onclick: () => selectPlayer(st.active + 1) }, '›'),
-        els.save)),
-  );
+  buildForm(form, game, n);
 
   if (!dialog.dataset.wiredEntry) {
     dialog.dataset.wiredEntry = '1';

@@ -487,6 +487,64 @@ function confirm() {
   done?.({ hand, melds });
 }
 
+/** The review's photo: its load marks where the boxes go, its failure says so. */
+function reviewPhoto(els, player) {
+  els.overlay = h('div', { class: 'scan-overlay', testid: 'scan-overlay', onclick: tapPhoto });
+  els.img = h('img', { class: 'scan-photo', testid: 'scan-photo', alt: t('scan.photoAlt', { name: player }), decoding: 'async' });
+  els.photoWrap = h('div', { class: 'scan-photo-wrap loading', testid: 'scan-photo-wrap' }, els.img, els.overlay);
+  const mine = rv;
+  els.img.addEventListener('load', () => {
+    if (rv !== mine) return;
+    rv.nat = { w: els.img.naturalWidth, h: els.img.naturalHeight };
+    els.photoWrap.classList.remove('loading');
+    renderReview();
+  });
+  els.img.addEventListener('error', () => {
+    if (rv !== mine) return;
+    els.photoWrap.classList.remove('loading');
+    els.photoWrap.classList.add('failed');
+    els.photoWrap.dataset.msg = t('scan.photoFailed');
+  });
+}
+
+function reviewLegend() {
+  return h('div', { class: 'scan-legend', 'aria-hidden': 'true' },
+    h('span', { class: 'lg lg-ok' }, t('scan.lgRead')),
+    h('span', { class: 'lg lg-low' }, t('scan.lgUnsure', { pct: percent(LOW_CONFIDENCE) })),
+    h('span', { class: 'lg lg-bad' }, t('scan.lgBad')));
+}
+
+function reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan }) {
+  const els = rv.els;
+  const secs = result?.ms != null
+    ? t('scan.readIn', { s: (result.ms / 1000).toLocaleString(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) })
+    : '';
+  fill($('#scan-body'),
+    h('header', { class: 'sheet-head' },
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'scan-close' }, '✕'),
+      h('div', { class: 'sheet-title' },
+        h('h2', { testid: 'scan-title' }, t('scan.title', { name: player })),
+        h('div', { class: 'muted small' }, els.count, `${fromPhoto ? t('scan.fromPhoto') : ''}${secs}`))),
+    h('div', { class: 'sheet-scroll scan-scroll' },
+      result?.image ? h('div', { class: 'scan-stage' }, els.photoWrap) : h('p', { class: 'muted' }, t('scan.noPhoto')),
+      h('p', { class: 'scan-help muted small' }, t('scan.help')),
+      reviewLegend(),
+      els.warning,
+      els.groups,
+      existing ? h('p', { class: 'muted small scan-replace' }, t('scan.replaces', { n: existing, name: player })) : null),
+    h('div', { class: 'sheet-foot' },
+      onRescan ? h('button', {
+        type: 'button',
+        class: 'btn btn-secondary',
+        testid: 'scan-rescan',
+        onclick: () => {
+          closeDialog(dlg);
+          onRescan();
+        },
+      }, fromPhoto ? t('scan.newPhoto') : t('scan.rescanArrow')) : null,
+      els.confirm));
+}
+
 /**
  * The review screen for one scan. `others`: Map card → copies already in other players'
  * entries; `existing`: how many cards the player has entered already (they are replaced);
@@ -512,57 +570,12 @@ export function openReview({ game, player, result, others = new Map(), existing 
     els: {},
   };
   const els = rv.els;
-  els.overlay = h('div', { class: 'scan-overlay', testid: 'scan-overlay', onclick: tapPhoto });
-  els.img = h('img', { class: 'scan-photo', testid: 'scan-photo', alt: t('scan.photoAlt', { name: player }), decoding: 'async' });
-  els.photoWrap = h('div', { class: 'scan-photo-wrap loading', testid: 'scan-photo-wrap' }, els.img, els.overlay);
+  reviewPhoto(els, player);
   els.groups = h('div', { class: 'scan-groups', testid: 'scan-groups' });
   els.warning = h('div', { class: 'scan-warn', testid: 'scan-warning', role: 'alert', hidden: true });
   els.count = h('span', { testid: 'scan-count' });
   els.confirm = h('button', { type: 'button', class: 'btn btn-primary btn-grow btn-confirm', testid: 'scan-confirm', onclick: confirm }, t('scan.confirm'));
-  const secs = result?.ms != null ? t('scan.readIn', { s: (result.ms / 1000).toLocaleString(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }) : '';
-  const mine = rv;
-  els.img.addEventListener('load', () => {
-    if (rv !== mine) return;
-    rv.nat = { w: els.img.naturalWidth, h: els.img.naturalHeight };
-    els.photoWrap.classList.remove('loading');
-    renderReview();
-  });
-  els.img.addEventListener('error', () => {
-    if (rv !== mine) return;
-    els.photoWrap.classList.remove('loading');
-    els.photoWrap.classList.add('failed');
-    els.photoWrap.dataset.msg = t('scan.photoFailed');
-  });
-  fill($('#scan-body'),
-    h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'scan-close' }, '✕'),
-      h('div', { class: 'sheet-title' },
-        h('h2', { testid: 'scan-title' }, t('scan.title', { name: player })),
-        h('div', { class: 'muted small' }, els.count, `${fromPhoto ? t('scan.fromPhoto') : ''}${secs}`))),
-    h('div', { class: 'sheet-scroll scan-scroll' },
-      result?.image
-        ? h('div', { class: 'scan-stage' }, els.photoWrap)
-        : h('p', { class: 'muted' }, t('scan.noPhoto')),
-      h('p', { class: 'scan-help muted small' },
-        t('scan.help')),
-      h('div', { class: 'scan-legend', 'aria-hidden': 'true' },
-        h('span', { class: 'lg lg-ok' }, t('scan.lgRead')),
-        h('span', { class: 'lg lg-low' }, t('scan.lgUnsure', { pct: percent(LOW_CONFIDENCE) })),
-        h('span', { class: 'lg lg-bad' }, t('scan.lgBad'))),
-      els.warning,
-      els.groups,
-      existing ? h('p', { class: 'muted small scan-replace' }, t('scan.replaces', { n: existing, name: player })) : null),
-    h('div', { class: 'sheet-foot' },
-      onRescan ? h('button', {
-        type: 'button',
-        class: 'btn btn-secondary',
-        testid: 'scan-rescan',
-        onclick: () => {
-          closeDialog(dlg);
-          onRescan();
-        },
-      }, fromPhoto ? t('scan.newPhoto') : t('scan.rescanArrow')) : null,
-      els.confirm));
+  reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan });
   if (!dlg.dataset.wiredScan) {
     dlg.dataset.wiredScan = '1';
     dlg.addEventListener('close', () => {
