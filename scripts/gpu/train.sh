@@ -2,7 +2,10 @@
 # `make model`'s GPU plan on a GPU machine that has no package access (see models/README.md).
 #
 # Carried beside the repo in .gpu/: wheels/ (ultralytics, pydantic and their pure-Python
-# needs for the machine's Python) and cards/ (the art cache, packed by scripts/gpu/art.py).
+# needs for the machine's Python), cards/ (the art cache, packed by scripts/gpu/art.py) and
+# fonts.tar.xz (a subset of the fonts the art install adds, for font decks and printed
+# distractors; paths relative to /usr/share/fonts).
+# INIT=models: a warm start from the shipped networks (the classifier keeps their width).
 # Everything is fitted to BUDGET seconds: a smoke run first (fails in seconds, not minutes),
 # then as many scenes as RENDER_S allows, then the classifier and the detector side by side,
 # the detector on ultralytics' time budget. Outputs land in $OUT.
@@ -27,7 +30,10 @@ export PYTHONPATH=/tmp/site:/tmp/stub:$PWD
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
 python3 -c 'import torch, ultralytics, pydantic; print(torch.__version__, ultralytics.__version__, torch.cuda.is_available())'
 python3 scripts/gpu/art.py unpack .gpu/cards data/cards
-say "art unpacked"
+if [ -f .gpu/fonts.tar.xz ]; then
+  mkdir -p /usr/share/fonts && tar -xJf .gpu/fonts.tar.xz -C /usr/share/fonts
+fi
+say "art and fonts unpacked"
 
 TRAIN="python3 -m scorekeeper.vision.train --plan gpu --skip-art --no-eval"
 say "smoke run"
@@ -56,10 +62,10 @@ start = time.time()
 render("val", work / "val", plan.val_images, plan.size, plan.seed + 1)
 had = len(list((work / "train" / "cards").glob("*.json")))
 t = time.time()
-render("train", work / "train", first, plan.size, plan.seed)
+render("train", work / "train", first, plan.size, plan.seed, font_decks=plan.font_decks)
 rate = max(0, first - had) / (time.time() - t) if first > had else 10.0
 count = int(min(20000, first + rate * max(0.0, budget - (time.time() - start))))
-render("train", work / "train", count, plan.size, plan.seed)
+render("train", work / "train", count, plan.size, plan.seed, font_decks=plan.font_decks)
 (work / "train_count").write_text(str(count))
 print(f"rendered {count} train scenes at {rate:.0f}/s", file=sys.stderr)
 PY
@@ -70,13 +76,17 @@ MIN=$(python3 -c "print(round($left / 60, 2))")
 say "detector gets $MIN min"
 # a models folder of its own: the repo's committed classifier must not count as trained
 RUN="$TRAIN --work $WORK --models $WORK/models --train-images $N"
-$RUN --stages classifier >"$OUT/classifier.log" 2>&1 &
+WARM=""
+if [ -n "${INIT:-}" ]; then
+  WARM="--init $INIT --cls-width 16 ${WARM_CLS:---cls-batch 256 --cls-lr 0.01}"
+fi
+$RUN $WARM --stages classifier >"$OUT/classifier.log" 2>&1 &
 cls=$!
-$RUN --stages detector --minutes "$MIN" >"$OUT/detector.log" 2>&1 || say "detector failed"
+$RUN $WARM --stages detector --minutes "$MIN" >"$OUT/detector.log" 2>&1 || say "detector failed"
 wait $cls || say "classifier failed"
 say "trained"
 cp $WORK/runs/detector/weights/best.pt "$OUT/cards-det.pt" || true
 cp $WORK/runs/detector/results.csv "$OUT/results.csv" || true
-cp $WORK/models/cards-cls.pt $WORK/models/cards-cls.json "$OUT/" || true
+cp $WORK/models/cards-cls.pt $WORK/models/cards-cls.json $WORK/models/cards-cls.onnx "$OUT/" || true
 tail -c 3000 "$OUT/detector.log"; tail -c 1500 "$OUT/classifier.log"
 say "done"
