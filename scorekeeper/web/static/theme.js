@@ -11,11 +11,28 @@ export function savedTheme() {
   }
 }
 
-/** Apply `theme` ('auto' follows prefers-color-scheme through the stylesheet) and keep it. */
+const DARK = '(prefers-color-scheme: dark)';
+
+/** The palette `theme` shows: 'auto' is the phone's own choice. */
+export function shownTheme(theme, prefersDark) {
+  if (theme === 'light' || theme === 'dark') return theme;
+  return prefersDark ? 'dark' : 'light';
+}
+
+function apply(theme) {
+  const dark = typeof matchMedia === 'function' && matchMedia(DARK).matches;
+  document.documentElement.dataset.theme = shownTheme(theme, dark);
+}
+
+let following = false;
+
+/** Apply `theme` and keep it; under 'auto' the page follows the phone as it changes. */
 export function setTheme(theme) {
-  const root = document.documentElement;
-  if (theme === 'light' || theme === 'dark') root.dataset.theme = theme;
-  else delete root.dataset.theme;
+  apply(theme);
+  if (!following && typeof matchMedia === 'function') {
+    following = true;
+    matchMedia(DARK).addEventListener('change', () => apply(savedTheme()));
+  }
   try {
     if (theme === 'auto') localStorage.removeItem(KEY);
     else localStorage.setItem(KEY, theme);
