@@ -1,6 +1,7 @@
 // HTTP API client: bearer token from the admin link, JSON in and out, {"detail"} errors.
 
 import { t } from './i18n.js';
+import { keep, kept } from './kept.js';
 
 const TOKEN_KEY = 'scorekeeper.token';
 
@@ -12,20 +13,11 @@ export class ApiError extends Error {
 }
 
 export function getToken() {
-  try {
-    return localStorage.getItem(TOKEN_KEY) || '';
-  } catch {
-    return '';
-  }
+  return kept(TOKEN_KEY);
 }
 
 export function setToken(token) {
-  try {
-    if (token) localStorage.setItem(TOKEN_KEY, token);
-    else localStorage.removeItem(TOKEN_KEY);
-  } catch {
-    /* private mode: the token lives only as long as the page */
-  }
+  keep(TOKEN_KEY, token); // private mode: the token lives only as long as the page
 }
 
 /**

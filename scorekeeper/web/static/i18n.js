@@ -1,5 +1,6 @@
 // The page's words in the players' language: one catalogue per language (locales/),
 // chosen from the phone's languages unless the menu's switch says otherwise.
+import { keep, kept } from './kept.js';
 import en from './locales/en.js';
 import es from './locales/es.js';
 import pt from './locales/pt.js';
@@ -29,21 +30,12 @@ export function setLanguage(lang) {
 }
 
 export function savedLanguage() {
-  try {
-    return localStorage.getItem(KEY) || '';
-  } catch {
-    return '';
-  }
+  return kept(KEY);
 }
 
 /** Keep the phone's choice ('' follows the phone's languages again). */
 export function saveLanguage(lang) {
-  try {
-    if (lang) localStorage.setItem(KEY, lang);
-    else localStorage.removeItem(KEY);
-  } catch {
-    /* this page view only */
-  }
+  keep(KEY, lang);
 }
 
 function fillIn(text, params) {

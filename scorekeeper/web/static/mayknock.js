@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { JOKER, chip, chipRow, deckRules, pickerGrid } from './cards.js';
 import { t } from './i18n.js';
+import { keep, kept } from './kept.js';
 import { knockVerdict } from './knock.js';
 import { playerWords } from './messages.js';
 import { icon, photoInput, scanHint, shrinkPhoto } from './scan.js';
@@ -13,19 +14,11 @@ const ME_KEY = 'scorekeeper.me'; // who this phone's player is, to ask quicker n
 let mk = null; // the open check
 
 function remembered() {
-  try {
-    return localStorage.getItem(ME_KEY) || '';
-  } catch {
-    return '';
-  }
+  return kept(ME_KEY);
 }
 
 function remember(name) {
-  try {
-    localStorage.setItem(ME_KEY, name);
-  } catch {
-    /* asked again next time */
-  }
+  keep(ME_KEY, name);
 }
 
 /** The server's answer in the shape knockVerdict reads (a scan's). */

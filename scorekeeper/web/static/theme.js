@@ -1,14 +1,12 @@
 // Light or dark: the phone's choice unless the menu's switch overrides it (kept per phone).
+import { keep, kept } from './kept.js';
+
 const KEY = 'scorekeeper.theme';
 export const THEMES = ['auto', 'light', 'dark'];
 
 export function savedTheme() {
-  try {
-    const t = localStorage.getItem(KEY);
-    return THEMES.includes(t) ? t : 'auto';
-  } catch {
-    return 'auto';
-  }
+  const theme = kept(KEY);
+  return THEMES.includes(theme) ? theme : 'auto';
 }
 
 const DARK = '(prefers-color-scheme: dark)';
@@ -33,10 +31,5 @@ export function setTheme(theme) {
     following = true;
     matchMedia(DARK).addEventListener('change', () => apply(savedTheme()));
   }
-  try {
-    if (theme === 'auto') localStorage.removeItem(KEY);
-    else localStorage.setItem(KEY, theme);
-  } catch {
-    /* not kept: this page view only */
-  }
+  keep(KEY, theme === 'auto' ? '' : theme);
 }
