@@ -437,11 +437,17 @@ def english_left(phone: Phone, screen: str, problems: list[str], lang: str = "pt
     problems += [f"{screen}: English {b!r}" for b in phone.page.evaluate(ENGLISH_LEFT, lang)]
 
 
-def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
+def chicago_after_one_hand(server: Server) -> int:
+    """A three-player Chicago game with Ann's knock scored: every screen has something to say."""
     gid = server.api("POST", "/api/games", {"variant": "chicago", "players": THREE})["id"]
     server.api("POST", f"/api/games/{gid}/hands", {"players": [
         {"name": "Ann", "hand": ANN_KNOCK, "knocked": True},
         {"name": "Bob", "hand": BOB_HAND}, {"name": "Cy", "hand": CY_HAND}]})
+    return gid
+
+
+def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
+    chicago_after_one_hand(server)
     admin = phone_at(browser, f"{server.url}/#token={TOKEN}", 390, locale="pt-BR")
     problems: list[str] = []
     assert admin.page.evaluate("document.documentElement.lang") == "pt"
@@ -494,10 +500,7 @@ def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
 
 
 def test_the_page_speaks_spanish(server: Server, browser: Any) -> None:
-    gid = server.api("POST", "/api/games", {"variant": "chicago", "players": THREE})["id"]
-    server.api("POST", f"/api/games/{gid}/hands", {"players": [
-        {"name": "Ann", "hand": ANN_KNOCK, "knocked": True},
-        {"name": "Bob", "hand": BOB_HAND}, {"name": "Cy", "hand": CY_HAND}]})
+    chicago_after_one_hand(server)
     viewer = phone_at(browser, f"{server.url}/", 390, locale="es-MX")
     problems: list[str] = []
     expect(viewer.tid("game-title")).to_have_text("Rummy Chicago")
