@@ -18,6 +18,7 @@ DECK = DeckSpec(decks=2, jokers=0)
 MAX_PLAYERS = 8
 KNOCK_CEILING = 9
 SEVEN = 7
+MAX_DEADWOOD = SEVEN * 10  # seven unmelded tens and faces
 
 
 def meld_rules(s: ChicagoSettings) -> MeldRules:
@@ -76,10 +77,11 @@ def score(players: list[PlayerHand], s: ChicagoSettings, *,
     _check(players, s, complete)
     ender = next(p for p in players if p.knocked or p.rummy)
     solved = {p.name: best_hand(list(p.hand), s, knocker=p is ender) for p in players}
-    dw = {name: sol.deadwood for name, (sol, _) in solved.items()}
+    dw = {p.name: solved[p.name][0].deadwood if p.held is None else p.held for p in players}
     if ender.rummy and dw[ender.name]:
-        raise RulesError(f"{ender.name} went rummy, but {dw[ender.name]} points do not meld "
-                         f"in {' '.join(map(str, ender.hand))}")
+        where = f" in {' '.join(map(str, ender.hand))}" if ender.hand else ""
+        raise RulesError(f"{ender.name} went rummy, but {dw[ender.name]} points do not meld"
+                         + where)
     knock = None
     penalty = 0
     if ender.knocked:
@@ -94,12 +96,14 @@ def score(players: list[PlayerHand], s: ChicagoSettings, *,
     rows = []
     for p in players:
         sol, dropped = solved[p.name]
-        points = sol.deadwood + (penalty if p is ender else 0)
+        points = dw[p.name] + (penalty if p is ender else 0)
         total = p.total + points
         extra: dict[str, Any] = {"penalty": penalty if p is ender else 0}
         if dropped is not None:
             extra["dropped"] = str(dropped)
-        rows.append(player_result(p.name, points, total, deadwood=sol.deadwood, melds=sol.melds,
+        if p.typed:
+            extra["typed"] = True
+        rows.append(player_result(p.name, points, total, deadwood=dw[p.name], melds=sol.melds,
                                   unmelded=sol.unmelded,
                                   eliminated=total >= s.elimination_total, **extra))
     return hand_result(rows, knock=knock, **_outcome(players, rows, ender, s))
@@ -117,12 +121,19 @@ def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> Non
             raise RulesError(f"{p.name}: Chicago hands end by 'knocked' or 'rummy', not 'went_out'")
         if p.knocked and p.rummy:
             raise RulesError(f"{p.name} cannot both knock and go rummy")
+        if p.melded is not None:
+            raise RulesError(f"{p.name}: Chicago melds stay in the hand; type the deadwood only")
+        if p.held is not None and p.held > MAX_DEADWOOD:
+            raise RulesError(f"{p.name}: {p.held} points of deadwood is not possible; "
+                             f"seven cards are worth at most {MAX_DEADWOOD}")
     enders = [p.name for p in players if p.knocked or p.rummy]
     if len(enders) != 1:
         raise RulesError("exactly one player must have knocked or gone rummy, got "
                          + (", ".join(enders) if enders else "none"))
     DECK.check(c for p in players for c in p.hand)
     for p in players:
+        if p.typed:
+            continue
         if complete:
             _check_complete(p)
         elif len(p.hand) > SEVEN and not (_ends(p) and len(p.hand) == SEVEN + 1):

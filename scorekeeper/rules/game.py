@@ -46,6 +46,9 @@ def _input_json(p: PlayerHand) -> dict[str, Any]:
     for flag in ("knocked", "went_out", "rummy"):
         if getattr(p, flag):
             out[flag] = True
+    for typed in ("held", "melded"):
+        if getattr(p, typed) is not None:
+            out[typed] = getattr(p, typed)
     return out
 
 

@@ -10,7 +10,8 @@ from scorekeeper.rules.errors import RulesError, shown
 from scorekeeper.rules.names import clean_name
 
 MAX_HAND = 14
-_KEYS = {"name", "total", "hand", "melds", "knocked", "went_out", "rummy"}
+MAX_TYPED_POINTS = 1000  # no hand of any variant comes near; more is a slip of the thumb
+_KEYS = {"name", "total", "hand", "melds", "knocked", "went_out", "rummy", "held", "melded"}
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,15 @@ class PlayerHand:
     knocked: bool = False
     went_out: bool = False
     rummy: bool = False
+    # Points typed instead of cards (no camera, no tapping): held in hand, and in Rummy 500
+    # melded in front of the player. None when the player's cards were entered.
+    held: int | None = None
+    melded: int | None = None
+
+    @property
+    def typed(self) -> bool:
+        """The player's part of the hand was entered as points, not cards."""
+        return self.held is not None or self.melded is not None
 
     def all_cards(self) -> Iterable[Card]:
         yield from self.hand
@@ -41,6 +51,18 @@ def _flag(raw: dict, key: str, who: str) -> bool:
     value = raw.get(key, False)
     if not isinstance(value, bool):
         raise RulesError(f"player {who}: {key!r} must be true or false, got {shown(value)}")
+    return value
+
+
+def _typed_points(raw: dict, key: str, who: str) -> int | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"player {who}: {key} points must be a whole number, got {shown(value)}")
+    if not 0 <= value <= MAX_TYPED_POINTS:
+        raise RulesError(f"player {who}: {value} {key} points is not possible "
+                         f"(0 to {MAX_TYPED_POINTS})")
     return value
 
 
@@ -85,8 +107,13 @@ def parse_player(raw: object, *, with_total: bool = True) -> PlayerHand:
         melds = tuple(_meld_entry(m) for m in melds_raw)
     except RulesError as exc:
         raise RulesError(f"player {name}: {exc}") from None
+    held_points = _typed_points(raw, "held", name)
+    melded_points = _typed_points(raw, "melded", name)
+    if (held_points is not None or melded_points is not None) and (hand or melds):
+        raise RulesError(f"player {name}: enter either the cards or the points, not both")
     return PlayerHand(name, total, hand, melds, _flag(raw, "knocked", name),
-                      _flag(raw, "went_out", name), _flag(raw, "rummy", name))
+                      _flag(raw, "went_out", name), _flag(raw, "rummy", name),
+                      held_points, melded_points)
 
 
 def parse_players(raw: object, *, with_total: bool = True) -> list[PlayerHand]:

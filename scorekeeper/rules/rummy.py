@@ -26,8 +26,8 @@ def card_points(card: Card, s: RummySettings | Rummy10Settings) -> int:
 def score(players: list[PlayerHand], s: RummySettings | Rummy10Settings,
           hand_number: int | None = None, *, complete: bool = True) -> dict[str, Any]:
     variant = "rummy" if isinstance(s, RummySettings) else "rummy10"
-    winner = _check(players, variant, complete)
-    held = {p.name: sum(card_points(c, s) for c in p.hand) for p in players}
+    winner = _check(players, variant, complete, s)
+    held = {p.name: held_points(p, s) for p in players}
     gains = dict.fromkeys(held, 0)
     extra: dict[str, Any] = {}
     if winner is not None:
@@ -43,11 +43,20 @@ def score(players: list[PlayerHand], s: RummySettings | Rummy10Settings,
                 and len(lowest) == 1:
             gains[lowest[0]] = sum(v for n, v in held.items() if n != lowest[0])
     rows = [player_result(p.name, gains[p.name], p.total + gains[p.name], deadwood=held[p.name],
-                          melds=[], unmelded=p.hand) for p in players]
+                          melds=[], unmelded=p.hand, **({"typed": True} if p.typed else {}))
+            for p in players]
     return hand_result(rows, **_outcome(rows, s, hand_number), **extra)
 
 
-def _check(players: list[PlayerHand], variant: str, complete: bool) -> PlayerHand | None:
+def held_points(p: PlayerHand, s: RummySettings | Rummy10Settings) -> int:
+    """What a player's leftover hand is worth: its cards, or the points typed for it."""
+    if p.held is not None:
+        return p.held
+    return sum(card_points(c, s) for c in p.hand)
+
+
+def _check(players: list[PlayerHand], variant: str, complete: bool,
+           s: RummySettings | Rummy10Settings) -> PlayerHand | None:
     top = MAX_PLAYERS[variant]
     if not 2 <= len(players) <= top:
         raise RulesError(f"{variant} needs 2 to {top} players, got {len(players)}")
@@ -60,6 +69,9 @@ def _check(players: list[PlayerHand], variant: str, complete: bool) -> PlayerHan
             raise RulesError(f"{p.name}: nobody knocks in {variant}; use 'went_out'")
         if p.rummy and not p.went_out:
             raise RulesError(f"{p.name} went rummy but did not go out")
+        if p.melded is not None:
+            raise RulesError(f"{p.name}: melded points score only in Rummy 500; "
+                             "type the points left in the hand")
     if len(out) > 1:
         raise RulesError(f"only one player can go out, got {', '.join(p.name for p in out)}")
     if not out and variant == "rummy":
@@ -67,10 +79,14 @@ def _check(players: list[PlayerHand], variant: str, complete: bool) -> PlayerHan
     if out and out[0].hand:
         raise RulesError(f"{out[0].name} went out but still holds "
                          f"{' '.join(map(str, out[0].hand))}")
+    if out and out[0].held:
+        raise RulesError(f"{out[0].name} went out but still holds {out[0].held} points")
     DECK.check(c for p in players for c in p.hand)
     deal = deal_size(variant, len(players))
     for p in players:
-        if complete and not p.went_out:
+        if p.held is not None and not p.went_out:
+            _check_typed(p, variant, deal, s)
+        elif complete and not p.went_out:
             _check_left(p, variant, deal)
     return out[0] if out else None
 
@@ -93,6 +109,19 @@ def _check_left(p: PlayerHand, variant: str, deal: int) -> None:
     if n > deal:
         raise RulesError(f"{p.name} holds {n} cards; in {label} a hand left at the end "
                          f"is at most the {deal} dealt")
+
+
+def _check_typed(p: PlayerHand, variant: str, deal: int,
+                 s: RummySettings | Rummy10Settings) -> None:
+    """Typed points must be what 1 to `deal` leftover cards can be worth."""
+    top_card = HIGH_ACE_POINTS if isinstance(s, RummySettings) and s.ace == "high_or_low" else 10
+    held = p.held or 0
+    if held == 0:
+        raise RulesError(f"{p.name} holds 0 points; in {LABELS[variant]} only the player who "
+                         "went out holds nothing (type the points left in the hand)")
+    if held > deal * top_card:
+        raise RulesError(f"{p.name} holds {held} points, more than the {deal} cards dealt "
+                         f"can be worth ({deal * top_card})")
 
 
 def _outcome(rows: list[dict[str, Any]], s: RummySettings | Rummy10Settings,

@@ -44,12 +44,13 @@ def score(players: list[PlayerHand], s: Rummy500Settings) -> dict[str, Any]:
     _check(players, s)
     rows = []
     for p in players:
-        melded = sum(entry_points(m, s) for m in p.melds)
-        held = sum(card_points(c, s) for c in p.hand)
+        melded = sum(entry_points(m, s) for m in p.melds) + (p.melded or 0)
+        held = sum(card_points(c, s) for c in p.hand) + (p.held or 0)
         points = melded - held
+        extra = {"typed": True} if p.typed else {}
         rows.append(player_result(p.name, points, p.total + points, deadwood=held,
                                   melds=[m.cards for m in p.melds], unmelded=p.hand,
-                                  melded=melded, held=held))
+                                  melded=melded, held=held, **extra))
     top = max(r["total"] for r in rows)
     leaders = [r["name"] for r in rows if r["total"] == top]
     over = top >= s.target and len(leaders) == 1
@@ -63,4 +64,8 @@ def _check(players: list[PlayerHand], s: Rummy500Settings) -> None:
     for p in players:
         if p.knocked:
             raise RulesError(f"{p.name}: nobody knocks in Rummy 500")
+        for typed in (p.held, p.melded):
+            if s.scoring == "5-10-15" and typed is not None and typed % 5:
+                raise RulesError(f"{p.name}: {typed} points cannot be made of cards worth "
+                                 "5, 10 and 15; check the points typed")
     deck(s).check(c for p in players for c in p.all_cards())
