@@ -46,7 +46,7 @@ test: $(NODE_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 model: $(TEST_STAMP)
-	$(BIN)/python -m scorekeeper.vision.train $(ARGS)
+	$(BIN)/python -m scorekeeper.training.train $(ARGS)
 
 bench: $(TEST_STAMP)
 	$(BIN)/scorekeeper bench rules

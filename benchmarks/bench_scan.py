@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import httpx
 
-from scorekeeper.vision.bench import frame_with_cards
+from scorekeeper.training.bench import frame_with_cards
 from scorekeeper.web.spawn import start_server
 
 TOKEN = "bench-token"

@@ -78,7 +78,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         run(hands=args.hands, seed=args.seed, out=sys.stdout)
     else:
-        from scorekeeper.vision.bench import run as run_vision
+        from scorekeeper.training.bench import run as run_vision
 
         run_vision(runtimes=args.runtimes, repeats=args.repeats, out=sys.stdout,
                    models=_models(args))

@@ -18,12 +18,11 @@ import argparse
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from scorekeeper.training.synth.index_box import iou
 from scorekeeper.vision.classes import INDEX, rank_of
 from scorekeeper.vision.classifier import crop_index
-from scorekeeper.vision.evaluate import SIZE_BUCKETS, _bucket
+from scorekeeper.vision.evaluate import SIZE_BUCKETS, _bucket, read_labels
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
-from scorekeeper.vision.synth.dataset import read_labels
-from scorekeeper.vision.synth.index_box import iou
 
 OUTCOMES = ("read", "unsure", "misread", "of them suit only", "not detected",
             "labelled box read")

@@ -39,7 +39,7 @@ fi
 
 if [ "${SKIP_RENDER:-0}" != 1 ]; then
   extra=()
-  [ "${1:-}" = "--decks-md" ] && extra=(--decks-md scorekeeper/vision/synth/DECKS.md)
-  "$PYTHON" -m scorekeeper.vision.synth install-art --cards "$CARDS_DIR" \
+  [ "${1:-}" = "--decks-md" ] && extra=(--decks-md scorekeeper/training/synth/DECKS.md)
+  "$PYTHON" -m scorekeeper.training.synth install-art --cards "$CARDS_DIR" \
     --npm data/npm/package --workers 2 "${extra[@]}"
 fi

@@ -11,8 +11,8 @@ def test_the_classifier_reads_at_the_turns_asked_for(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     import numpy as np
 
+    from scorekeeper.training.classifier_train import train
     from scorekeeper.vision.classifier import CROP, IndexClassifier
-    from scorekeeper.vision.classifier_train import train
 
     rng = np.random.default_rng(1)
     x = rng.integers(0, 255, (16, CROP, CROP, 3), dtype=np.uint8)

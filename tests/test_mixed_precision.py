@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.vision.mixed_precision import cpu_has_bf16
+from scorekeeper.training.mixed_precision import cpu_has_bf16
 
 
 @pytest.mark.parametrize(("flags", "native"), [
@@ -28,7 +28,7 @@ def test_no_cpuinfo_means_no_bf16(tmp_path: Path) -> None:
 
 
 def test_a_plan_switch_is_said_in_words() -> None:
-    from scorekeeper.vision.train import _yes
+    from scorekeeper.training.train import _yes
 
     assert _yes("true") and _yes("1") and not _yes("False") and not _yes("off")
     with pytest.raises(argparse.ArgumentTypeError, match="say true or false"):
@@ -40,7 +40,7 @@ def test_ultralytics_gets_cpu_bf16_autocast_and_keeps_the_rest() -> None:
     pytest.importorskip("ultralytics")
     import ultralytics.engine.trainer as trainer
 
-    from scorekeeper.vision.mixed_precision import allow_ultralytics_cpu_bf16
+    from scorekeeper.training.mixed_precision import allow_ultralytics_cpu_bf16
 
     allow_ultralytics_cpu_bf16()
     allow_ultralytics_cpu_bf16()  # twice (a resumed stage) wraps once
@@ -56,8 +56,8 @@ def test_a_bf16_classifier_trains_and_exports_a_float_model(tmp_path: Path) -> N
     pytest.importorskip("torch")
     import numpy as np
 
+    from scorekeeper.training.classifier_train import train
     from scorekeeper.vision.classifier import CROP, IndexClassifier
-    from scorekeeper.vision.classifier_train import train
 
     rng = np.random.default_rng(0)
     x = rng.integers(0, 255, (32, CROP, CROP, 3), dtype=np.uint8)
@@ -73,7 +73,7 @@ def test_a_bf16_classifier_trains_and_exports_a_float_model(tmp_path: Path) -> N
 def test_make_model_picks_the_plan_this_machine_can_run(monkeypatch: pytest.MonkeyPatch,
                                                         cuda: bool, bf16: bool,
                                                         plan: str) -> None:
-    from scorekeeper.vision import train
+    from scorekeeper.training import train
 
     monkeypatch.setattr(train, "_has_cuda", lambda: cuda)
     monkeypatch.setattr(train, "cpu_has_bf16", lambda: bf16)

@@ -15,11 +15,11 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from scorekeeper.vision.synth import deckset  # noqa: E402
-from scorekeeper.vision.synth.compose import Scene, Style, compose_scene  # noqa: E402
-from scorekeeper.vision.synth.dataset import render_dataset  # noqa: E402
-from scorekeeper.vision.synth.deckset import Deck  # noqa: E402
-from scorekeeper.vision.synth.fallback import fallback_deck  # noqa: E402
+from scorekeeper.training.synth import deckset  # noqa: E402
+from scorekeeper.training.synth.compose import Scene, Style, compose_scene  # noqa: E402
+from scorekeeper.training.synth.dataset import render_dataset  # noqa: E402
+from scorekeeper.training.synth.deckset import Deck  # noqa: E402
+from scorekeeper.training.synth.fallback import fallback_deck  # noqa: E402
 
 SIZE = (224, 224)
 INDEX_MIN = 0.6

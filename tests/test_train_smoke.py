@@ -17,9 +17,9 @@ pytest.importorskip("torch")
 
 @pytest.mark.parametrize("bf16", [False, True])  # True: bfloat16 where the CPU has it
 def test_tiny_model_builds_exports_and_reads(tmp_path: Path, bf16: bool) -> None:
-    from scorekeeper.vision.mixed_precision import cpu_has_bf16
+    from scorekeeper.training.mixed_precision import cpu_has_bf16
+    from scorekeeper.training.train import Plan, build_model
     from scorekeeper.vision.reader import CardReader, load_image
-    from scorekeeper.vision.train import Plan, build_model
 
     work, models = tmp_path / "work", tmp_path / "models"
     plan = Plan(train_images=6, val_images=2, test_images=2, size=256, imgsz=160, epochs=1,
@@ -47,9 +47,9 @@ def test_classifier_crops_do_not_depend_on_worker_count(tmp_path: Path) -> None:
 
     import numpy as np
 
-    from scorekeeper.vision.crops import crops_from_dataset
-    from scorekeeper.vision.synth.dataset import render_dataset
-    from scorekeeper.vision.synth.fallback import fallback_deck
+    from scorekeeper.training.crops import crops_from_dataset
+    from scorekeeper.training.synth.dataset import render_dataset
+    from scorekeeper.training.synth.fallback import fallback_deck
 
     # the default style: scenes with print, whose hard negatives are cut too
     render_dataset(tmp_path, 3, 256, 0, "train", 1, "detector", decks=[fallback_deck()])

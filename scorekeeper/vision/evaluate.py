@@ -9,6 +9,7 @@ the box; a prediction inside no box is false.
 from __future__ import annotations
 
 import csv
+import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,6 @@ from typing import Any
 
 from scorekeeper.vision.classes import RANK_NAMES, rank_of
 from scorekeeper.vision.reader import MODELS, CardReader, VisionError, load_image
-from scorekeeper.vision.synth.dataset import read_labels
 
 REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-dev"
 
@@ -57,6 +57,14 @@ class Score:
 
 def _inside(pt: tuple[float, float], box: list[float] | tuple[float, ...]) -> bool:
     return box[0] <= pt[0] <= box[2] and box[1] <= pt[1] <= box[3]
+
+
+def read_labels(path: Path) -> list[dict[str, Any]]:
+    """A rendered scene's labels as `python -m scorekeeper.training.synth render` writes them:
+    a list (`{"objects": [...]}` is read too). Here, not beside the renderer, so that
+    `scorekeeper eval` needs none of the training code."""
+    data = json.loads(path.read_text())
+    return data["objects"] if isinstance(data, dict) else data
 
 
 def legacy_set(test: Path) -> Path | None:

@@ -1,4 +1,8 @@
-"""Make ultralytics run fully offline: no font, weight or settings downloads."""
+"""Make ultralytics run fully offline: no font, weight or settings downloads.
+
+Used by the PyTorch detector (`runtime = "torch"`) and by training
+(scorekeeper/training/), so it sits on the runtime side.
+"""
 
 from __future__ import annotations
 
@@ -26,13 +30,3 @@ def prepare(config_dir: Path | None = None) -> Path:
         shutil.copy(src, font)
     return cfg
 
-
-def skip_amp_check() -> None:
-    """Ultralytics checks mixed precision on a GPU by running downloaded yolo26n weights.
-
-    Offline that download fails; the check guards against broken old GPUs, and training
-    still watches for NaN losses, so on a GPU we trust AMP instead of fetching weights.
-    """
-    import ultralytics.engine.trainer as trainer
-
-    trainer.check_amp = lambda model: True

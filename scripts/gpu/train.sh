@@ -35,7 +35,7 @@ if [ -f .gpu/fonts.tar.xz ]; then
 fi
 say "art and fonts unpacked"
 
-TRAIN="python3 -m scorekeeper.vision.train --plan gpu --skip-art --no-eval"
+TRAIN="python3 -m scorekeeper.training.train --plan gpu --skip-art --no-eval"
 say "smoke run"
 $TRAIN --work /tmp/smoke --models /tmp/smoke/models --stages classifier --train-images 24 \
   --val-images 8 --cls-epochs 1 >"$OUT/smoke.log" 2>&1
@@ -55,7 +55,7 @@ WORK=${WORK:-data/model-work}
 python3 - "$RENDER_S" "$WORK" "$FIRST" <<'PY'
 import sys, time
 from pathlib import Path
-from scorekeeper.vision.train import PLANS, render
+from scorekeeper.training.train import PLANS, render
 budget, work, first = float(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 plan = PLANS["gpu"]
 start = time.time()

@@ -7,8 +7,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth.compose import render_scene
-from scorekeeper.vision.synth.deckset import Deck
+from scorekeeper.training.synth.compose import render_scene
+from scorekeeper.training.synth.deckset import Deck
 
 
 def draw_labels(image: np.ndarray, labels: list[dict]) -> np.ndarray:

@@ -64,8 +64,9 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
           design: Callable[[int], Any] | None = None, bf16: bool = False) -> dict:
     """Train (or continue from `init` weights), save `out` (ONNX) and its weights (.pt).
 
-    `design` builds another network from `width` (scripts/classifier_sweep.py compares).
-    `bf16`: on a CPU, bfloat16 autocast with channels-last tensors (vision/mixed_precision.py).
+    `design` builds another network from `width`, to compare designs at equal cost
+    (models/README.md, "Classifier design").
+    `bf16`: on a CPU, bfloat16 autocast with channels-last tensors (training/mixed_precision.py).
 
     On a GPU the whole crop set moves to the device once: the batches are tiny, so copying
     each from the host would cost more than the network.

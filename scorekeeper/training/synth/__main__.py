@@ -1,4 +1,4 @@
-"""`python -m scorekeeper.vision.synth {install-art,render,preview,table}`.
+"""`python -m scorekeeper.training.synth {install-art,render,preview,table}`.
 
     install-art  rasterise the card art installed by scripts/install_card_art.sh
     render       write a YOLO dataset: images/*.jpg, labels/*.txt, cards/*.json
@@ -24,8 +24,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _decks(args: argparse.Namespace) -> list | None:
-    from scorekeeper.vision.synth.deckset import load_decks
-    from scorekeeper.vision.synth.fallback import fallback_deck
+    from scorekeeper.training.synth.deckset import load_decks
+    from scorekeeper.training.synth.fallback import fallback_deck
 
     if args.decks == "fallback":
         return [fallback_deck()]
@@ -49,8 +49,8 @@ def _dump_truth(truth: dict) -> str:
 def _tables(args: argparse.Namespace) -> list[Path]:
     import cv2
 
-    from scorekeeper.vision.synth import tables
-    from scorekeeper.vision.synth.deckset import REPO, default_cards_dir, load_deck
+    from scorekeeper.training.synth import tables
+    from scorekeeper.training.synth.deckset import REPO, default_cards_dir, load_deck
 
     unknown = set(args.names) - set(tables.LAYOUTS)
     if unknown:
@@ -78,9 +78,9 @@ def _tables(args: argparse.Namespace) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from scorekeeper.vision.synth.compose import LEGACY, Style
+    from scorekeeper.training.synth.compose import LEGACY, Style
 
-    ap = argparse.ArgumentParser(prog="python -m scorekeeper.vision.synth", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m scorekeeper.training.synth", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     ins = sub.add_parser("install-art", help="render deck faces + index boxes into the cache")
@@ -127,9 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     if args.cmd == "install-art":
-        from scorekeeper.vision.synth.deckset import REPO, default_cards_dir
-        from scorekeeper.vision.synth.docs import write_decks_md
-        from scorekeeper.vision.synth.install import install
+        from scorekeeper.training.synth.deckset import REPO, default_cards_dir
+        from scorekeeper.training.synth.docs import write_decks_md
+        from scorekeeper.training.synth.install import install
 
         cards = args.cards or default_cards_dir()
         npm = args.npm or REPO / "data" / "npm" / "package"
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             write_decks_md(path, args.decks_md)
         return 0
     if args.cmd == "render":
-        from scorekeeper.vision.synth.dataset import render_dataset
+        from scorekeeper.training.synth.dataset import render_dataset
 
         decks = _decks(args) if args.decks == "fallback" else None
         split = "train" if args.decks == "fallback" else args.decks
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         for path in _tables(args):
             print(path)
         return 0
-    from scorekeeper.vision.synth.preview import write_previews
+    from scorekeeper.training.synth.preview import write_previews
 
     for p in write_previews(args.out, _decks(args) or [], args.count, args.size, args.seed):
         print(p)

@@ -16,9 +16,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth import backgrounds, camera, distractors
-from scorekeeper.vision.synth.deckset import Deck
-from scorekeeper.vision.synth.layout import Placement, layout, rot
+from scorekeeper.training.synth import backgrounds, camera, distractors
+from scorekeeper.training.synth.deckset import Deck
+from scorekeeper.training.synth.layout import Placement, layout, rot
 
 Size = tuple[int, int]
 OCCLUDER = -2

@@ -8,10 +8,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorekeeper.training.synth.index_box import iou
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES, NONE
 from scorekeeper.vision.classifier import crop_index
-from scorekeeper.vision.synth.dataset import read_labels
-from scorekeeper.vision.synth.index_box import iou
+from scorekeeper.vision.evaluate import read_labels
 
 CLASS_OF = {c: i for i, c in enumerate(CLASSIFIER_CLASSES)}
 Box = tuple[float, float, float, float]

@@ -19,10 +19,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from scorekeeper.training.synth.cards import class_index
+from scorekeeper.training.synth.compose import DEFAULT, Style, render_scene
+from scorekeeper.training.synth.deckset import Deck, default_cards_dir, load_decks
 from scorekeeper.vision.classes import CARD_CODES
-from scorekeeper.vision.synth.cards import class_index
-from scorekeeper.vision.synth.compose import DEFAULT, Style, render_scene
-from scorekeeper.vision.synth.deckset import Deck, default_cards_dir, load_decks
 
 JPEG_QUALITY = 92
 
@@ -63,12 +63,6 @@ def yolo_lines(labels: list[dict[str, Any]], size: tuple[int, int], classes: str
     return out
 
 
-def read_labels(path: Path) -> list[dict[str, Any]]:
-    """A scene's labels as `render` writes them: a list (`{"objects": [...]}` is read too)."""
-    data = json.loads(path.read_text())
-    return data["objects"] if isinstance(data, dict) else data
-
-
 _decks: list[Deck] = []
 _job: Job | None = None
 
@@ -79,7 +73,7 @@ def _init(job: Job, decks: list[Deck] | None = None) -> None:
     _job = job
     _decks = decks if decks is not None else load_decks(job.split, job.cards_dir, job.test_decks)
     if job.font_decks:
-        from scorekeeper.vision.synth.fontdeck import make_decks
+        from scorekeeper.training.synth.fontdeck import make_decks
 
         _decks = [*_decks, *make_decks(job.font_decks, job.seed)]
 

@@ -16,9 +16,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth import catalog, licences, montage, raster
-from scorekeeper.vision.synth.cards import BACK, FACE_KEYS, aisleriot_ids, kde_ids, kennard_file
-from scorekeeper.vision.synth.index_box import find_indices
+from scorekeeper.training.synth import catalog, licences, montage, raster
+from scorekeeper.training.synth.cards import BACK, FACE_KEYS, aisleriot_ids, kde_ids, kennard_file
+from scorekeeper.training.synth.index_box import find_indices
 
 FORMAT = 1
 

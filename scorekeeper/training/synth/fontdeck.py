@@ -18,8 +18,8 @@ import glob
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth.cards import RANKS, SUITS
-from scorekeeper.vision.synth.deckset import Deck, Face
+from scorekeeper.training.synth.cards import RANKS, SUITS
+from scorekeeper.training.synth.deckset import Deck, Face
 
 W, H = 200, 280  # face pixels (63 × 88 mm)
 SUIT_GLYPHS = {"S": ("♠", "♤"), "H": ("♥", "♡"), "D": ("♦", "♢"), "C": ("♣", "♧")}

@@ -9,8 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth.cards import RANKS, SUITS
-from scorekeeper.vision.synth.deckset import Deck, Face
+from scorekeeper.training.synth.cards import RANKS, SUITS
+from scorekeeper.training.synth.deckset import Deck, Face
 
 W, H = 120, 168
 RED, BLACK = (30, 30, 200), (20, 20, 20)

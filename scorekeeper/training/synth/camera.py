@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth.backgrounds import gauss, grid, smooth_noise
+from scorekeeper.training.synth.backgrounds import gauss, grid, smooth_noise
 
 Size = tuple[int, int]
 

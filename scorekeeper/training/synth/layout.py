@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorekeeper.vision.synth.deckset import Deck, Face
+from scorekeeper.training.synth.deckset import Deck, Face
 
 Size = tuple[int, int]
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth import catalog
-from scorekeeper.vision.synth.cards import card_of
+from scorekeeper.training.synth import catalog
+from scorekeeper.training.synth.cards import card_of
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -17,8 +17,8 @@ import time
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
+from scorekeeper.training.mixed_precision import cpu_has_bf16
 from scorekeeper.vision.classes import DETECTOR_CLASSES
-from scorekeeper.vision.mixed_precision import cpu_has_bf16
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -42,7 +42,7 @@ def render(split: str, out: Path, count: int, size: int, seed: int,
         log(f"{split}: {have} images already rendered")
         return
     log(f"rendering {count} {split} scenes at {size}px into {out}")
-    subprocess.run([sys.executable, "-m", "scorekeeper.vision.synth", "render", "--out", str(out),
+    subprocess.run([sys.executable, "-m", "scorekeeper.training.synth", "render", "--out", str(out),
                     "--count", str(count), "--size", str(size), "--decks", decks,
                     "--seed", str(seed), "--workers", str(os.cpu_count() or 1),
                     "--font-decks", str(font_decks), *(["--legacy"] if legacy else [])],
@@ -80,8 +80,8 @@ def _detector_stage(name: str, start: str, data_yaml: Path, runs: Path, imgsz: i
     (ultralytics re-plans its epochs after the first) and validates only at the end.
     `bf16`: train in bfloat16 on a CPU that has it (see `build_model`).
     """
-    from scorekeeper.vision.mixed_precision import allow_ultralytics_cpu_bf16
-    from scorekeeper.vision.ultralytics_env import prepare, skip_amp_check
+    from scorekeeper.training.mixed_precision import allow_ultralytics_cpu_bf16, skip_amp_check
+    from scorekeeper.vision.ultralytics_env import prepare
 
     prepare()
     import torch
@@ -144,8 +144,8 @@ def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int, 
     """The plan's classifier stage (its sizes: `Plan.cls_*`), skipped when already trained.
 
     `init`: start from these weights (a warm start) instead of from nothing."""
-    from scorekeeper.vision import classifier_train
-    from scorekeeper.vision.crops import crops_from_dataset
+    from scorekeeper.training import classifier_train
+    from scorekeeper.training.crops import crops_from_dataset
 
     stats_path = out.with_suffix(".json")
     if out.exists() and stats_path.exists():
@@ -231,7 +231,7 @@ class Plan:
     cls_batch: int = 64
     cls_lr: float = 2e-2  # the one-cycle peak; measured best of 3e-3 … 2e-2 (models/README)
     seed: int = 0
-    # both networks in bfloat16 where the CPU computes it natively (vision/mixed_precision)
+    # both networks in bfloat16 where the CPU computes it natively (training/mixed_precision.py)
     bf16: bool = False
     # procedural deck designs printed in the installed fonts, beside the art decks
     # (training scenes only; synth/fontdeck.py)

@@ -9,7 +9,7 @@ HEADER = """# Card designs used by the synthetic data generator
 
 The art itself is never committed: `scripts/install_card_art.sh` installs it from Debian and
 npm and renders it into `data/cards/` (git-ignored). This table is written by
-`python -m scorekeeper.vision.synth install-art --decks-md scorekeeper/vision/synth/DECKS.md`
+`python -m scorekeeper.training.synth install-art --decks-md scorekeeper/training/synth/DECKS.md`
 from each package's own licence statement (Debian `copyright` files, npm `package.json` and
 README). Split: `train` decks are sampled for training, `test` is the held-out design that
 training never sees (change with `--test-decks` / `SCOREKEEPER_TEST_DECKS`); `unused` is a

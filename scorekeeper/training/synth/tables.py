@@ -28,8 +28,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scorekeeper.vision.synth import backgrounds
-from scorekeeper.vision.synth.compose import (
+from scorekeeper.training.synth import backgrounds
+from scorekeeper.training.synth.compose import (
     LEGACY,
     PlacedCard,
     _labels,
@@ -37,8 +37,8 @@ from scorekeeper.vision.synth.compose import (
     _prepare,
     _to_table,
 )
-from scorekeeper.vision.synth.deckset import Deck, Face
-from scorekeeper.vision.synth.layout import Placement, _aspect, rot
+from scorekeeper.training.synth.deckset import Deck, Face
+from scorekeeper.training.synth.layout import Placement, _aspect, rot
 
 Size = tuple[int, int]
 KINDS = ("meld", "fan", "single")
@@ -222,7 +222,7 @@ def with_joker(deck: Deck, art: np.ndarray | None = None, picture: float = 0.7) 
 def kennard_joker_art(npm_package: Path, design: str = "2color") -> np.ndarray | None:
     """The Kennard joker picture (react-playing-cards `2J.svg`, CC0 art), rasterised like
     the deck's other faces; None without the package or rsvg-convert."""
-    from scorekeeper.vision.synth import raster
+    from scorekeeper.training.synth import raster
 
     path = npm_package / "src" / "images" / design / "2J.svg"
     if not path.exists() or not raster.have_rsvg():

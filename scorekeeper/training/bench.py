@@ -1,7 +1,9 @@
 """`scorekeeper bench vision`: median ms per frame for each runtime, frame size and card count.
 
 Frames are rendered tables (held-out deck when the art is installed, else the built-in
-drawn deck), so the figure includes the classifier's work per visible index.
+drawn deck), so the figure includes the classifier's work per visible index. It lives
+beside the renderer it draws them with (training/synth); what it times is the runtime's
+reader, and it needs neither PyTorch nor ultralytics.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ def frame_with_cards(size: tuple[int, int], cards: int, seed: int = 0,
         rows = [np.hstack([frame_with_cards((w, h), cards // tiles ** 2, seed + r * tiles + c)
                            for c in range(tiles)]) for r in range(tiles)]
         return np.vstack(rows)
-    from scorekeeper.vision.synth.compose import LEGACY, render_scene
-    from scorekeeper.vision.synth.deckset import cache_ready, load_decks
-    from scorekeeper.vision.synth.fallback import fallback_deck
+    from scorekeeper.training.synth.compose import LEGACY, render_scene
+    from scorekeeper.training.synth.deckset import cache_ready, load_decks
+    from scorekeeper.training.synth.fallback import fallback_deck
 
     decks = load_decks("test") if cache_ready() else [fallback_deck()]
     rng = np.random.default_rng(seed)

@@ -1,0 +1,15 @@
+"""Building the card model: everything `make model` runs, and nothing a Pi needs to play.
+
+    synth/              synthetic tables: card-art install, scene composer, labelled data sets
+    crops.py            index-classifier crops cut from rendered scenes
+    classifier_train.py the index classifier's network and training loop (PyTorch)
+    train.py            `make model`: art → scenes → detector + classifier → export → eval
+    mixed_precision.py  bfloat16 on CPUs that have it, ultralytics' AMP check on a GPU
+    bench.py            `scorekeeper bench vision`: the runtime reader timed on rendered tables
+
+The runtime (`scorekeeper serve | read | eval`, scorekeeper/vision/ and the rest) never
+imports this package; tests/test_runtime_imports.py checks that. The way in is the other
+way: training uses the runtime's reader, classes and evaluation. PyTorch and ultralytics
+(the `train` extra) load only inside the functions that train or export; synth/ and
+bench.py need only numpy and OpenCV, so `scorekeeper bench vision` runs on a Pi too.
+"""
