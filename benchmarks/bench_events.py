@@ -17,8 +17,7 @@ import time
 from pathlib import Path
 
 import httpx
-
-from scorekeeper.web.spawn import start_server
+from spawn import start_server
 
 TOKEN = "bench-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

@@ -33,8 +33,7 @@ from contextlib import suppress
 from pathlib import Path
 
 import httpx
-
-from scorekeeper.web.spawn import ServerProcess, soft_file_limit, start_server
+from spawn import ServerProcess, soft_file_limit, start_server
 
 TOKEN = "bench-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import cv2
 import httpx
+from spawn import start_server
 
 from scorekeeper.training.bench import frame_with_cards
-from scorekeeper.web.spawn import start_server
 
 TOKEN = "bench-token"
 CASES = [((1280, 960), 10), ((1280, 960), 30)]

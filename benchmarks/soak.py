@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from spawn import free_port
 
 from scorekeeper.camera import SAMPLES
-from scorekeeper.web.spawn import free_port
 
 TOKEN = "soak-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from scorekeeper.web.spawn import ServerProcess, start_server
+from benchmarks.spawn import ServerProcess, start_server
 
 TOKEN = "sse-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.web.spawn import free_port
+from benchmarks.spawn import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from scorekeeper.web.spawn import ServerProcess, start_server
+from benchmarks.spawn import ServerProcess, start_server
 
 TOKEN = "crash-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

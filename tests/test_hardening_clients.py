@@ -26,6 +26,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
+from benchmarks.spawn import ServerProcess, free_port, soft_file_limit, start_server
 from scorekeeper.settings import Settings
 from scorekeeper.web import pages
 from scorekeeper.web.app import create_app
@@ -40,7 +41,6 @@ from scorekeeper.web.hub import Hub, StreamRefused
 from scorekeeper.web.imagesize import image_size
 from scorekeeper.web.limits import BodyLimit
 from scorekeeper.web.scan import Vision
-from scorekeeper.web.spawn import ServerProcess, free_port, soft_file_limit, start_server
 
 TOKEN = "hardening-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

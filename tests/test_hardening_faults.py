@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from benchmarks.spawn import start_server
 from scorekeeper import cli
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
@@ -30,7 +31,6 @@ from scorekeeper.store.backup import list_backups
 from scorekeeper.store.faults import StoreDamaged, StoreLocked, classify, explain
 from scorekeeper.web.app import create_app
 from scorekeeper.web.server import banner, goes_to_a_log, show_admin_link
-from scorekeeper.web.spawn import start_server
 
 TOKEN = "secret"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

@@ -1,4 +1,6 @@
-"""Run the real server in a subprocess on a free loopback port (crash tests, benchmarks)."""
+"""Run the real server in a subprocess on a free loopback port: for the crash and hardening
+tests and the benchmarks, never the product (benchmarks import it as `spawn`, tests as
+`benchmarks.spawn`)."""
 
 from __future__ import annotations
 
