@@ -1,6 +1,10 @@
 """How the shipped sample frames in samples/ were made (run once; not used at run time).
 
-    python -m scorekeeper.camera.make_samples /work/shared/data/real-photos-dev
+    .venv/bin/python -m scorekeeper.camera.make_samples PHOTOS
+
+PHOTOS is the real-photos-dev folder that `scorekeeper eval --real` reads (images/ and
+labels.csv; where its photographs come from: samples/README.md). It is not in the
+repository, so there is no default.
 
 Real card photos (Apache-2.0, see samples/README.md) are cut out, straightened and laid
 on a rendered A4 scan mat, which is then "photographed" from a random angle onto a felt
@@ -9,9 +13,9 @@ table. So the samples exercise the whole chain: camera replay â†’ calibration â†
 
 from __future__ import annotations
 
+import argparse
 import csv
 import shutil
-import sys
 from pathlib import Path
 
 import cv2
@@ -125,4 +129,7 @@ def main(dataset: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/work/shared/data/real-photos-dev"))
+    ap = argparse.ArgumentParser(prog="python -m scorekeeper.camera.make_samples",
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("photos", type=Path, help="real-photos-dev folder (images/, labels.csv)")
+    main(ap.parse_args().photos)
