@@ -123,6 +123,51 @@ def test_a_half_entered_hand_survives_a_reload(server: Server, phones: tuple[Pho
     expect(admin.tid("entry-sheet")).to_be_hidden()
 
 
+def type_points(phone: Phone, index: int, points: str, toggle: str | None = None) -> None:
+    phone.tid(f"entry-tab-{index}").click()
+    phone.tid("mode-points").click()
+    expect(phone.tid("mode-points")).to_have_attribute("aria-pressed", "true")
+    expect(phone.tid("card-picker")).to_be_hidden()
+    phone.tid("points-input").fill(points)
+    if toggle:
+        phone.tid(f"toggle-{toggle}").click()
+
+
+def test_points_typed_instead_of_cards(server: Server, phones: tuple[Phone, Phone]) -> None:
+    admin, viewer = phones
+    gid = server.api("POST", "/api/games",
+                     {"variant": "chicago", "players": ["Ann", "Bob", "Cy"]})["id"]
+    reload(admin)
+    admin.tid("primary-btn").click()
+    type_points(admin, 0, "5", toggle="knocked")
+    expect(admin.tid("entry-tab-0")).to_contain_text("points")
+    type_points(admin, 1, "")
+    expect(admin.tid("preview-error")).to_have_text("Type Bob’s points.")
+    admin.tid("points-input").fill("23")
+    enter_player(admin, 2, BOB_HAND)  # Cy's cards are tapped: both ways in one hand
+    expect(admin.tid("preview-knock")).to_contain_text("Legal knock")
+    expect(admin.tid("preview-knock")).to_contain_text("5")
+
+    reload(admin)  # the typed points are kept on the phone like cards
+    expect(admin.tid("draft-notice")).to_be_visible()
+    admin.tid("entry-tab-2").click()
+    expect(admin.tid("zone-hand").locator(".chip")).to_have_count(7)
+    admin.tid("entry-tab-1").click()
+    expect(admin.tid("points-input")).to_have_value("23")
+    shot(admin, "entry-points-typed.png")
+    admin.tid("entry-save").click()
+    expect(admin.tid("entry-sheet")).to_be_hidden()
+
+    expect(viewer.tid("hand-1-points-1")).to_contain_text("P")
+    expect(viewer.tid("hand-1-points-1")).to_contain_text("+23")
+    expect(viewer.tid("hand-1-points-2")).not_to_contain_text("P")
+    expect(viewer.tid("history-legend")).to_contain_text("P entered as points")
+    stored = server.api("GET", f"/api/games/{gid}")["hands"][0]["players"]
+    assert [p.get("held") for p in stored] == [5, 23, None]
+    assert [p["total"] for p in server.api("GET", f"/api/games/{gid}")["players"]] == [5, 23, 60]
+    assert admin.errors == [] and viewer.errors == []
+
+
 def test_a_draft_is_per_game_and_hand_and_can_be_dropped(
     server: Server, phones: tuple[Phone, Phone]
 ) -> None:
@@ -216,6 +261,10 @@ def walk_screens(phone: Phone, problems: list[str], tag: str) -> None:
     settle(phone)
     enter_player(phone, 0, ANN_KNOCK[:3])
     check_screen(phone, f"{tag} hand entry", problems)
+    phone.tid("mode-points").click()
+    phone.tid("points-input").fill("7")
+    check_screen(phone, f"{tag} points typed", problems)
+    phone.tid("mode-cards").click()
     phone.tid("knock-check-0").click()
     expect(phone.tid("knock-verdict")).to_have_attribute("data-legal", "true")
     check_screen(phone, f"{tag} knock check", problems)

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkNumber, missingEnder, playerWords } from '../../scorekeeper/web/static/messages.js';
+import {
+  checkNumber, missingEnder, missingPoints, playerWords,
+} from '../../scorekeeper/web/static/messages.js';
 import './setup.mjs';
 
 test('internal names become the page words', () => {
@@ -29,4 +31,19 @@ test('numbers as typed', () => {
   assert.equal(checkNumber('Target', '0', { min: 1 }).error, 'Target: must be 1 or more.');
   assert.deepEqual(checkNumber('Hands', '', { optional: true }), { value: null });
   assert.equal(checkNumber('Target', '').error, 'Target: enter a number.');
+});
+
+test('points typed instead of cards are asked for, whole and not negative', () => {
+  const typed = (name, fields) => ({ name, typed: true, held: '', melded: '', ...fields });
+  assert.equal(missingPoints('rummy', [{ name: 'Ann', went_out: true }, typed('Bob', { held: '12' })]), null);
+  assert.equal(missingPoints('rummy', [typed('Ann', { went_out: true }), { name: 'Bob' }]), null);
+  assert.equal(missingPoints('chicago', [typed('Ann', { knocked: true })]), 'Type Ann’s points.');
+  assert.equal(missingPoints('chicago', [typed('Ann', { held: '0' })]), null);
+  assert.equal(missingPoints('chicago', [typed('Ann', { held: '2.5' })]),
+    'Ann: Deadwood (points not in melds): must be a whole number.');
+  assert.equal(missingPoints('rummy500', [typed('Ann', { held: '-5' })]),
+    'Ann: Points left in hand: must be 0 or more.');
+  assert.equal(missingPoints('rummy500', [typed('Ann', { melded: '40' })]), null);
+  assert.equal(missingPoints('rummy500', [typed('Ann', { went_out: true })]), 'Type Ann’s points.');
+  assert.equal(missingPoints('rummy', [{ name: 'Ann', held: '' }]), null); // cards, not points
 });

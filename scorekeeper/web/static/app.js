@@ -307,8 +307,11 @@ function handMarker(variant, input) {
   return hit ? { letter: t(`mark.letter.${hit[1]}`), words: t(`mark.${hit[2]}`) } : null;
 }
 
-function historyLegend(variant) {
+/** The legend lists the marks this game can show, and P once a hand was typed as points. */
+function historyLegend(variant, hands) {
   const marks = (HAND_MARKS[variant] || []).map(([, letter, words]) => `${t(`mark.letter.${letter}`)} ${t(`mark.${words}`)}`);
+  const typed = hands.some((hand) => (hand.result?.players || []).some((r) => r.typed));
+  if (typed) marks.push(`${t('mark.letter.typed')} ${t('mark.typed')}`);
   return [...marks, t('history.tap')].join(' · ');
 }
 
@@ -328,6 +331,7 @@ function historyCell(g, hand, name, i) {
   return h('td', { class: `num${r.eliminated ? ' elim' : ''}`, testid },
     h('div', { class: 'hp' },
       mark ? h('span', { class: 'hmark', title: mark.words }, mark.letter) : null,
+      r.typed ? h('span', { class: 'hmark', title: t('mark.typed'), testid: 'typed-mark' }, t('mark.letter.typed')) : null,
       signed(r.points)),
     h('div', { class: 'ht' }, num(r.total)));
 }
@@ -360,7 +364,7 @@ function renderHistory(g) {
     h('div', { class: 'table-fit' },
       h('table', { class: `htable cols-${names.length}`, testid: 'history-table' },
         h('thead', {}, head), h('tbody', {}, body))),
-    h('p', { class: 'muted small legend-note', testid: 'history-legend' }, historyLegend(g.variant)),
+    h('p', { class: 'muted small legend-note', testid: 'history-legend' }, historyLegend(g.variant, hands)),
   );
 }
 
@@ -430,6 +434,7 @@ function renderHandInfo() {
     if (inp.knocked) tags.push(h('span', { class: 'tag tag-knock' }, t('mark.knocked')));
     if (inp.rummy) tags.push(h('span', { class: 'tag tag-rummy' }, t('mark.rummy')));
     if (inp.went_out) tags.push(h('span', { class: 'tag tag-out' }, t('mark.wentOut')));
+    if (r.typed) tags.push(h('span', { class: 'tag' }, t('mark.typed')));
     if (r.eliminated) tags.push(h('span', { class: 'tag tag-elim' }, t('info.outOfGame')));
     const lines = [];
     const melds = (r.melds?.length ? r.melds : inp.melds) || [];

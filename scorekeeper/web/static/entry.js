@@ -10,7 +10,9 @@ import {
 import {
   agoText, clearDraft, draftKey, loadDraft, pruneDrafts, saveDraft,
 } from './drafts.js';
-import { missingEnder, playerWords } from './messages.js';
+import {
+  POINT_FIELDS, missingEnder, missingPoints, playerWords,
+} from './messages.js';
 import { t } from './i18n.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
@@ -36,8 +38,12 @@ const TOGGLES = {
 let st = null; // the open form's state
 
 function blankPlayer(name) {
-  return { name, hand: [], melds: [], knocked: false, rummy: false, went_out: false };
+  return {
+    name, hand: [], melds: [], knocked: false, rummy: false, went_out: false, typed: false, held: '', melded: '',
+  };
 }
+
+const pointText = (v) => (v == null ? '' : String(v));
 
 function fromInput(p) {
   // A stored lay-off ({cards, on}) keeps its `on` as a property of the card list,
@@ -55,22 +61,42 @@ function fromInput(p) {
     knocked: !!p.knocked,
     rummy: !!p.rummy,
     went_out: !!p.went_out,
+    typed: 'typed' in p ? !!p.typed : p.held != null || p.melded != null,
+    held: pointText(p.held),
+    melded: pointText(p.melded),
+  };
+}
+
+/** A player entered as points: the flags and the numbers typed, no cards. */
+function typedBody(p) {
+  const out = { name: p.name, knocked: p.knocked, went_out: p.went_out, rummy: p.rummy };
+  for (const [key] of POINT_FIELDS[st.variant] || []) {
+    const text = String(p[key]).trim();
+    if (text !== '') out[key] = Number(text);
+  }
+  return out;
+}
+
+function cardsBody(p) {
+  return {
+    name: p.name,
+    hand: [...p.hand],
+    melds: p.melds
+      .filter((m) => m.length > 0)
+      .map((m) => (m.on?.length ? { cards: [...m], on: [...m.on] } : [...m])),
+    knocked: p.knocked,
+    went_out: p.went_out,
+    rummy: p.rummy,
   };
 }
 
 function requestBody() {
-  return {
-    players: st.players.map((p) => ({
-      name: p.name,
-      hand: [...p.hand],
-      melds: p.melds
-        .filter((m) => m.length > 0)
-        .map((m) => (m.on?.length ? { cards: [...m], on: [...m.on] } : [...m])),
-      knocked: p.knocked,
-      went_out: p.went_out,
-      rummy: p.rummy,
-    })),
-  };
+  return { players: st.players.map((p) => (p.typed ? typedBody(p) : cardsBody(p))) };
+}
+
+/** A draft keeps both: the cards tapped so far and the points typed, and which one counts. */
+function draftPlayers() {
+  return st.players.map((p) => ({ ...cardsBody(p), typed: p.typed, held: p.held, melded: p.melded }));
 }
 
 function usedCounts() {
@@ -93,7 +119,8 @@ function otherCounts(i) {
 
 function hasInput() {
   return st.players.some(
-    (p) => p.hand.length || p.melds.some((m) => m.length) || p.knocked || p.rummy || p.went_out,
+    (p) => p.hand.length || p.melds.some((m) => m.length) || p.knocked || p.rummy || p.went_out
+      || (p.typed && (p.held !== '' || p.melded !== '')),
   );
 }
 
@@ -107,7 +134,7 @@ function storage() {
 
 /** Keep the half-entered hand on this phone after every change. */
 function keepDraft() {
-  if (hasInput()) saveDraft(storage(), st.draftKey, requestBody().players, st.active);
+  if (hasInput()) saveDraft(storage(), st.draftKey, draftPlayers(), st.active);
   else clearDraft(storage(), st.draftKey);
 }
 
@@ -219,7 +246,7 @@ async function runPreview() {
     renderPreview();
     return;
   }
-  const missing = missingEnder(st.variant, st.players);
+  const missing = missingEnder(st.variant, st.players) || missingPoints(st.variant, st.players);
   if (missing) {
     st.preview = null;
     st.previewError = missing;
@@ -248,7 +275,7 @@ const schedulePreview = debounce(runPreview, 300);
 async function save() {
   if (st.saving) return;
   schedulePreview.cancel();
-  const missing = missingEnder(st.variant, st.players);
+  const missing = missingEnder(st.variant, st.players) || missingPoints(st.variant, st.players);
   if (missing) {
     st.error = missing;
     renderError();
@@ -426,9 +453,14 @@ function markers(p) {
   return out;
 }
 
+/** Under a player's tab: how many cards, or that points were typed. */
+function tabCount(p) {
+  if (p.typed) return t('entry.asPoints');
+  return t('entry.cards', { n: p.hand.length + p.melds.reduce((a, m) => a + m.length, 0) });
+}
+
 function renderTabs() {
   const tabs = st.players.map((p, i) => {
-    const count = p.hand.length + p.melds.reduce((a, m) => a + m.length, 0);
     return h(
       'button',
       {
@@ -441,7 +473,7 @@ function renderTabs() {
         onclick: () => selectPlayer(i),
       },
       h('span', { class: 'ptab-name' }, p.name),
-      h('span', { class: 'ptab-meta' }, t('entry.cards', { n: count }), ...markers(p)),
+      h('span', { class: 'ptab-meta' }, tabCount(p), ...markers(p)),
     );
   });
   fill(st.els.tabs, ...tabs);
@@ -583,17 +615,69 @@ function handZone(p) {
   return zoneBox({ zone: 'hand', title: t('entry.cardsTitle'), hint, cards: p.hand, warn });
 }
 
+/** Cards (tapped or scanned) or points typed: the player's choice, kept per player. */
+function modeSwitch(p) {
+  const option = (typed, label) => h('button', {
+    type: 'button',
+    class: `seg${p.typed === typed ? ' active' : ''}`,
+    'aria-pressed': p.typed === typed ? 'true' : 'false',
+    testid: typed ? 'mode-points' : 'mode-cards',
+    onclick: () => {
+      if (p.typed === typed) return;
+      p.typed = typed;
+      changed();
+      if (typed) $('[data-testid="points-input"]', st.form)?.focus();
+    },
+  }, t(label));
+  return h('div', { class: 'segmented', role: 'group', 'aria-label': t('entry.modeGroup', { name: p.name }) },
+    option(false, 'entry.modeCards'), option(true, 'entry.modePoints'));
+}
+
+/** Points typed instead of cards: a number field per field the variant scores. */
+function pointsZone(p) {
+  if (p.went_out && st.variant !== 'rummy500') {
+    return h('p', { class: 'zone-empty', testid: 'points-none' }, t('entry.wentOutNoPoints'));
+  }
+  return h('div', { class: 'points-fields', testid: 'points-zone' },
+    (POINT_FIELDS[st.variant] || []).map(([key, label]) => {
+      const id = `points-${key}-${st.active}`;
+      return h('div', { class: 'points-field' },
+        h('label', { for: id }, t(label)),
+        h('input', {
+          id,
+          type: 'number',
+          inputmode: 'numeric',
+          min: '0',
+          step: '1',
+          class: 'input points-input',
+          testid: key === 'held' ? 'points-input' : `points-${key}`,
+          value: p[key],
+          oninput: (ev) => {
+            p[key] = ev.target.value;
+            st.dirty = true;
+            st.error = null;
+            keepDraft();
+            renderTabs();
+            schedulePreview();
+          },
+        }));
+    }));
+}
+
 function renderPlayer() {
   const p = st.players[st.active];
   const toggles = endToggles(p);
-  const zones = st.variant === 'rummy500' ? rummy500Zones(p) : [handZone(p)];
+  let zones = [pointsZone(p)];
+  if (!p.typed) zones = st.variant === 'rummy500' ? rummy500Zones(p) : [handZone(p)];
   fill(st.els.player,
     h('div', { class: 'entry-player-head' },
       h('h3', { testid: 'entry-player-name' }, p.name),
       toggles.length ? h('div', { class: 'toggles' }, toggles) : null),
-    scanBar(p),
+    modeSwitch(p),
+    p.typed ? null : scanBar(p),
     ...zones,
   );
+  st.els.picker.hidden = p.typed;
 }
 
 function renderPicker() {

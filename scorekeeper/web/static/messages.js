@@ -44,6 +44,32 @@ export function missingEnder(variant, players) {
   return null;
 }
 
+/** The points fields a player typed instead of cards, per variant: [key, label key]. */
+export const POINT_FIELDS = {
+  chicago: [['held', 'entry.deadwoodPoints']],
+  rummy: [['held', 'entry.heldPoints']],
+  rummy10: [['held', 'entry.heldPoints']],
+  rummy500: [['melded', 'entry.meldedPoints'], ['held', 'entry.heldPoints']],
+};
+
+/**
+ * Whether a player who types points has typed what the hand needs, or the problem in the
+ * players' words, or null. The one who went out holds nothing, so types nothing.
+ */
+export function missingPoints(variant, players) {
+  for (const p of players) {
+    if (!p.typed || (p.went_out && variant !== 'rummy500')) continue;
+    const fields = POINT_FIELDS[variant] || [];
+    const typed = fields.filter(([key]) => String(p[key] ?? '').trim() !== '');
+    if (!typed.length) return t('entry.typePoints', { name: p.name });
+    for (const [key, label] of typed) {
+      const { error } = checkNumber(`${p.name}: ${t(label)}`, p[key], { min: 0 });
+      if (error) return error;
+    }
+  }
+  return null;
+}
+
 /** A number setting's value as typed, or the problem with it in the players' words. */
 export function checkNumber(label, raw, { min = null, optional = false } = {}) {
   const text = String(raw ?? '').trim();
