@@ -78,7 +78,7 @@ class Calibration(BaseModel):
                 "means a different view; calibrate again", "frame")
         # pixel centres: old = (new + 0.5)·r − 0.5
         scale = np.array([[rx, 0, 0.5 * rx - 0.5], [0, ry, 0.5 * ry - 0.5], [0, 0, 1.0]])
-        return self.matrix @ scale
+        return np.asarray(self.matrix @ scale)
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """Top-down view of the layout at `px_per_mm`, whatever the camera angle."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 if TYPE_CHECKING:  # the heavy modules load only when a command runs
     import numpy as np
@@ -19,7 +19,8 @@ if TYPE_CHECKING:  # the heavy modules load only when a command runs
 
 EXIT_FAILED, EXIT_BAD_INPUT = 1, 2
 ASSETS = Path("calibration")
-MAT_SIZES = ("A4", "A3")  # as layout.MAT_SIZES, repeated to keep the parser light
+MatSize = Literal["A4", "A3"]  # as layout.MatSize and MAT_SIZES, repeated to keep the parser light
+MAT_SIZES: tuple[MatSize, ...] = ("A4", "A3")
 
 
 def default_calibration_path() -> Path:
@@ -29,7 +30,9 @@ def default_calibration_path() -> Path:
     return Settings().data_dir / "calibration" / "current.json"
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+def add_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """`calibrate [options]`, `calibrate mat [options]`, `calibrate markers --layout F`."""
     cal = subparsers.add_parser(
         "calibrate", help="find the scan mat in a frame and save the calibration",
@@ -68,7 +71,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def cmd_mat(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from scorekeeper.calibration.mat import write_mat
 
-    sizes = MAT_SIZES if args.size == "all" else (args.size,)
+    sizes: tuple[MatSize, ...] = MAT_SIZES if args.size == "all" else (args.size,)
     for size in sizes:
         for path in write_mat(size, args.out, args.dpi):
             out.write(f"wrote {path}\n")
@@ -131,7 +134,8 @@ def _layouts(args: argparse.Namespace, err: TextIO) -> list[Layout] | None:
         except (OSError, ValueError) as exc:
             err.write(f"{args.layout}: not a usable layout: {exc}\n")
             return None
-    return [mat_layout(s) for s in MAT_SIZES] if args.mat == "auto" else [mat_layout(args.mat)]
+    mats: tuple[MatSize, ...] = MAT_SIZES if args.mat == "auto" else (args.mat,)
+    return [mat_layout(s) for s in mats]
 
 
 def cmd_calibrate(args: argparse.Namespace, out: TextIO = sys.stdout,

@@ -31,7 +31,7 @@ def detect_markers(frame: np.ndarray, ids: Collection[int] | None = None,
     out: dict[int, np.ndarray] = {}
     if found is None:
         return out
-    for quad, marker_id in zip(corners, found.ravel().tolist(), strict=True):
+    for quad, marker_id in zip(corners, (int(i) for i in found.ravel()), strict=True):
         if ids is not None and marker_id not in ids:
             continue
         pts = quad.reshape(4, 2).astype(np.float32)

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validat
 Point = tuple[float, float]
 MatSize = Literal["A4", "A3"]
 MAT_SIZES: tuple[MatSize, ...] = ("A4", "A3")
-DICTIONARY = "DICT_4X4_50"
+DICTIONARY: Literal["DICT_4X4_50"] = "DICT_4X4_50"
 MAT_MARKER_IDS = (0, 1, 2, 3)
 
 

@@ -83,8 +83,8 @@ def on_print(layout: Layout, point_mm: Point) -> bool:
     text = printed_text_mm(layout.name) if layout.kind == "mat" and layout.name in ("A4", "A3") \
         else ()
     return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in text) or any(
-        abs(cv2.pointPolygonTest(np.float32(z.polygon_mm).reshape(-1, 1, 2), (x, y), True))
-        < OUTLINE_MM for z in layout.zones)
+        abs(cv2.pointPolygonTest(np.array(z.polygon_mm, np.float32).reshape(-1, 1, 2), (x, y),
+                                 True)) < OUTLINE_MM for z in layout.zones)
 
 
 def scale_bar(origin: Point, k: float) -> list[Fill | Stroke | Text]:

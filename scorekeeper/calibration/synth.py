@@ -84,7 +84,7 @@ def photograph(top_down: np.ndarray, px_per_mm: float, mm_to_frame: np.ndarray,
     light = 1.0 + gx * (xx / fw - 0.5) + gy * (yy / fh - 0.5)
     frame *= light[..., None] * rng.uniform(0.75, 1.0)
     if blur > 0:
-        frame = cv2.GaussianBlur(frame, (0, 0), blur)
+        frame = np.asarray(cv2.GaussianBlur(frame, (0, 0), blur), np.float32)
     frame += rng.normal(0, noise, frame.shape).astype(np.float32)
     return np.clip(frame, 0, 255).astype(np.uint8)
 

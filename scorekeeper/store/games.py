@@ -115,7 +115,8 @@ class GameStore:
     def ping(self) -> bool:
         """Whether the database answers a query (for the health check)."""
         with self._lock:
-            return self._conn.execute("SELECT 1").fetchone() == (1,)
+            row: tuple[int] | None = self._conn.execute("SELECT 1").fetchone()
+            return row == (1,)
 
     def write_health(self) -> dict[str, Any]:
         """Whether a write would succeed now, and if not why, in words (cached PROBE_TTL_S).

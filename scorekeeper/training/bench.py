@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -49,7 +49,7 @@ def frame_with_cards(size: tuple[int, int], cards: int, seed: int = 0,
 
 
 def run(runtimes: list[str], repeats: int = 5, out: TextIO | None = None,
-        models: Path | None = None) -> dict:
+        models: Path | None = None) -> dict[str, Any]:
     """Time each runtime; `models` is the model folder (None: the source tree's models/)."""
     from scorekeeper.vision.reader import MODELS, CardReader, VisionError
 

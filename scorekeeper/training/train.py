@@ -196,7 +196,7 @@ def export_detector(best: Path, imgsz: int, models: Path = MODELS,
         (ncnn_dir / "model_ncnn.py").unlink(missing_ok=True)
         files["ncnn"] = ncnn_dir.name
         files["ncnn_imgsz"] = NCNN_IMGSZ
-    except Exception as exc:  # NCNN is optional off the Pi; ONNX serves everywhere
+    except Exception as exc:  # noqa: BLE001 - NCNN is optional off the Pi; ONNX serves everywhere
         log(f"NCNN export failed ({exc}); ONNX and PyTorch still ship")
     return files
 

@@ -46,7 +46,8 @@ def _colour(rng: np.random.Generator, lo: int = 20, hi: int = 230) -> np.ndarray
 
 
 def _finish(img: np.ndarray) -> np.ndarray:
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return out
 
 
 def felt(rng: np.random.Generator, size: Size) -> np.ndarray:

@@ -27,7 +27,7 @@ def light_table(rng: np.random.Generator, canvas: np.ndarray) -> None:
     gain *= 1 - np.float32(rng.uniform(0, 0.3)) * r2  # vignetting
     canvas *= (gain * np.float32(rng.uniform(0.7, 1.15)))[..., None]
     if rng.random() < 0.25:  # a person's or lamp's shadow
-        mask = np.zeros((h, w), np.float32)
+        mask: np.ndarray = np.zeros((h, w), np.float32)
         pts = rng.uniform(-0.2, 1.2, (int(rng.integers(3, 7)), 2)) * (w, h)
         cv2.fillPoly(mask, [cv2.convexHull(pts.astype(np.int32))], 1.0)
         mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(5, 30))
@@ -50,11 +50,12 @@ def light_table(rng: np.random.Generator, canvas: np.ndarray) -> None:
 
 def _motion_kernel(rng: np.random.Generator) -> np.ndarray:
     n = int(rng.integers(3, 10))
-    k = np.zeros((n, n), np.float32)
+    k: np.ndarray = np.zeros((n, n), np.float32)
     k[n // 2, :] = 1.0
     rotm = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), float(rng.uniform(0, 180)), 1.0)
     k = cv2.warpAffine(k, rotm, (n, n))
-    return k / max(k.sum(), 1e-6)
+    out: np.ndarray = k / max(k.sum(), 1e-6)
+    return out
 
 
 def shoot(rng: np.random.Generator, canvas: np.ndarray, to_table: np.ndarray,
@@ -71,11 +72,12 @@ def shoot(rng: np.random.Generator, canvas: np.ndarray, to_table: np.ndarray,
     sigma = rng.uniform(0.5, 7)
     img += gauss(rng, (*img.shape[:2], 1), sigma * rng.uniform(0.5, 1))
     img += gauss(rng, img.shape, sigma * 0.5)
-    out = np.clip(img, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
     gamma = rng.uniform(0.8, 1.25)
     out = cv2.LUT(out, (255.0 * (np.arange(256) / 255.0) ** gamma).astype(np.uint8))
     if rng.random() < 0.6:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out

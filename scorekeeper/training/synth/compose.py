@@ -68,7 +68,8 @@ def _to_table(m: np.ndarray, k: tuple[float, float], edges: np.ndarray) -> np.nd
 
 
 def _apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return pts @ m[:, :2].T + m[:, 2]
+    out: np.ndarray = pts @ m[:, :2].T + m[:, 2]
+    return out
 
 
 def _paste(canvas: np.ndarray, owner: np.ndarray, img: np.ndarray, m: np.ndarray,
@@ -91,7 +92,8 @@ def _paste(canvas: np.ndarray, owner: np.ndarray, img: np.ndarray, m: np.ndarray
     alpha = patch[:, :, 3].astype(np.float32) / 255.0
     roi = canvas[y0:y1, x0:x1]
     if strength > 0:
-        sh = cv2.warpAffine(alpha, np.float32([[1, 0, dx], [0, 1, dy]]), alpha.shape[::-1])
+        shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        sh = cv2.warpAffine(alpha, shift, alpha.shape[::-1])
         sh = cv2.GaussianBlur(sh, (0, 0), sigma)
         roi *= (1 - strength * sh)[..., None]
     a = alpha[..., None]
@@ -158,13 +160,13 @@ def quad_fraction(owner: np.ndarray, quad: np.ndarray, cid: int,
 def _view(rng: np.random.Generator, size: Size) -> np.ndarray:
     """Image → table homography: the camera sees a slightly skewed part of the table."""
     w, h = size
-    img = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    img = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     if rng.random() < 0.25:
         return np.eye(3)
     j = rng.uniform(0, 0.1) * min(w, h)
-    inward = np.float32([[1, 1], [-1, 1], [-1, -1], [1, -1]])
+    inward = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], np.float32)
     table = img + inward * rng.uniform(0, 1, (4, 2)).astype(np.float32) * j
-    return cv2.getPerspectiveTransform(img, table)
+    return np.asarray(cv2.getPerspectiveTransform(img, table))
 
 
 @dataclass(frozen=True)
@@ -222,7 +224,7 @@ def compose_scene(rng: np.random.Generator, decks: list[Deck], size: Size = (640
     to_image = np.linalg.inv(to_table)
     view = np.zeros((h, w), np.uint8)
     corners = cv2.perspectiveTransform(
-        np.float32([[[0, 0], [w, 0], [w, h], [0, h]]]), to_table)[0]
+        np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), to_table)[0]
     cv2.fillConvexPoly(view, np.round(corners * 16).astype(np.int32), 1, shift=4)
     owner[view == 0] = -1
     camera.light_table(rng, canvas)

@@ -69,7 +69,8 @@ def _ink_colour(rng: np.random.Generator) -> np.ndarray:
     if r < 0.55:
         return rng.uniform(0, 70, 3).astype(np.float32)  # black / grey
     if r < 0.8:
-        return np.float32([rng.uniform(0, 60), rng.uniform(0, 60), rng.uniform(150, 230)])  # red
+        red = [rng.uniform(0, 60), rng.uniform(0, 60), rng.uniform(150, 230)]
+        return np.array(red, np.float32)
     return rng.uniform(0, 200, 3).astype(np.float32)
 
 

@@ -73,7 +73,7 @@ def _angle(rng: np.random.Generator) -> float:
 
 def _aspect(deck: Deck) -> float:
     h, w = deck.back.shape[:2]
-    return h / w
+    return float(h / w)
 
 
 def single(rng: np.random.Generator, pool: _Pool, c: np.ndarray, s: float) -> list[Placement]:
