@@ -1,5 +1,7 @@
 """The rules of the four variants: pure functions and a replayable Game, no I/O.
 
+Each variant is a record in `VARIANTS` (`variants.py`); `variant(name)` finds one.
+
 Importing this package never imports torch, OpenCV or FastAPI, so `scorekeeper score`
 starts fast.
 """
@@ -8,7 +10,7 @@ from scorekeeper.rules.cards import Card, CardError, parse_card, parse_cards
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import Game, game_from_events
 from scorekeeper.rules.scoring import score_hand, score_line
-from scorekeeper.rules.settings import VARIANTS, parse_settings
+from scorekeeper.rules.variants import VARIANTS, Variant, parse_settings, variant
 
 __all__ = [
     "VARIANTS",
@@ -16,10 +18,12 @@ __all__ = [
     "CardError",
     "Game",
     "RulesError",
+    "Variant",
     "game_from_events",
     "parse_card",
     "parse_cards",
     "parse_settings",
     "score_hand",
     "score_line",
+    "variant",
 ]

@@ -54,7 +54,8 @@ def _adversarial(rng: random.Random, n: int) -> dict[str, list[list[Card]]]:
     return {name: [make() for _ in range(n)] for name, make in makers.items()}
 
 
-def run(hands: int = 10_000, seed: int = 1, out: TextIO | None = None) -> dict[str, dict]:
+def run(hands: int = 10_000, seed: int = 1,
+        out: TextIO | None = None) -> dict[str, dict[str, float]]:
     rng = random.Random(seed)
     cases = {"random 7-card Chicago hands": [rng.sample(SHOE, 7) for _ in range(hands)]}
     cases |= _adversarial(rng, max(1, hands // 50))

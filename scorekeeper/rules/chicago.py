@@ -14,7 +14,9 @@ from scorekeeper.rules.result import hand_result, player_result
 from scorekeeper.rules.settings import ChicagoSettings
 from scorekeeper.rules.solver import Solution, solve
 
+LABEL = "Chicago Rummy"
 DECK = DeckSpec(decks=2, jokers=0)
+MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 KNOCK_CEILING = 9
 SEVEN = 7
@@ -110,8 +112,9 @@ def score(players: list[PlayerHand], s: ChicagoSettings, *,
 
 
 def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> None:
-    if not 2 <= len(players) <= MAX_PLAYERS:
-        raise RulesError(f"Chicago Rummy needs 2 to {MAX_PLAYERS} players, got {len(players)}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RulesError(f"{LABEL} needs {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                         f"got {len(players)}")
     for p in players:
         if p.total >= s.elimination_total:
             raise RulesError(f"{p.name} is already out (total {p.total} ≥ {s.elimination_total})")

@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import copy
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scorekeeper.rules import chicago
 from scorekeeper.rules.cards import card_codes, parse_cards
 from scorekeeper.rules.errors import RulesError, shown
 from scorekeeper.rules.hand import PlayerHand, parse_players
 from scorekeeper.rules.names import clean_name, json_kind
-from scorekeeper.rules.scoring import LABELS, player_limits, score_hand
-from scorekeeper.rules.settings import (
-    ChicagoSettings,
-    RummySettings,
-    parse_settings,
-)
+from scorekeeper.rules.scoring import score_hand
+from scorekeeper.rules.settings import VariantSettings
+from scorekeeper.rules.variants import VARIANTS, Variant
 
 MOST_STORED = 8  # the most players any game could be created with
 
@@ -53,31 +50,36 @@ def _input_json(p: PlayerHand) -> dict[str, Any]:
 
 
 class Game:
-    def __init__(self, variant: str, players: list[str], settings: dict | None = None, *,
-                 stored: bool = False) -> None:
+    def __init__(self, variant: str, players: list[str],
+                 settings: dict[str, Any] | None = None, *, stored: bool = False) -> None:
         """A new game; `stored`: one read back from the store (see `apply`), whose player
         count and settings are taken as they were accepted when it was created."""
         self.variant = variant
-        self.settings = parse_settings(variant, settings, lenient=stored)
-        self._check_count(players, variant, stored)
+        self.settings: VariantSettings = self.rules.parse(settings, lenient=stored)
+        self._check_count(players, self.rules, stored)
         self.names = self._check_names(players)
         self.hands: list[list[dict[str, Any]]] = []
         # per hand: read back from the store, so scored as it was accepted when stored
         self._stored: list[bool] = []
         self._state = _Replay([], dict.fromkeys(self.names, 0), set(), False, None, [])
 
+    @property
+    def rules(self) -> Variant[Any]:
+        """The variant's record: everything that differs between variants is asked of it."""
+        return VARIANTS.get(self.variant)
+
     @staticmethod
-    def _check_count(players: object, variant: str, stored: bool) -> None:
-        fewest, most = player_limits(variant)
+    def _check_count(players: object, rules: Variant[Any], stored: bool) -> None:
+        fewest, most = rules.players
         if stored:  # before the variant's own limit was checked here, every game took 2 to 8
             most = max(most, MOST_STORED)
         if not isinstance(players, list) or not fewest <= len(players) <= most:
             got = len(players) if isinstance(players, list) else json_kind(players)
-            raise RulesError(f"{LABELS[variant]} needs a list of {fewest} to {most} "
+            raise RulesError(f"{rules.label} needs a list of {fewest} to {most} "
                              f"player names, got {got}")
 
     @staticmethod
-    def _check_names(players: list[object]) -> list[str]:
+    def _check_names(players: Sequence[object]) -> list[str]:
         names: list[str] = []
         for raw in players:
             name = clean_name(raw)
@@ -190,7 +192,7 @@ class Game:
             return None
         if kind == "settings":
             before = self.settings
-            self.settings = parse_settings(self.variant, event.get("settings"), lenient=stored)
+            self.settings = self.rules.parse(event.get("settings"), lenient=stored)
             try:
                 self._commit(self.hands, reuse=False)
             except RulesError:
@@ -210,7 +212,7 @@ class Game:
         if old not in self.names:
             raise RulesError(f"{shown(old)} is not a player in this game")
         fresh = self._check_names([new if n == old else n for n in self.names])
-        new_name = fresh[self.names.index(old)]  # type: ignore[arg-type]
+        new_name = fresh[self.names.index(old)]
         hands = [[{**p, "name": new_name} if p["name"] == old else p for p in h]
                  for h in self.hands]
         before = self.names
@@ -233,31 +235,36 @@ class Game:
 
     def knock_check(self, player: str, cards: list[str]) -> dict[str, Any]:
         """Chicago: would this player's knock with these cards be legal right now?"""
-        if not isinstance(self.settings, ChicagoSettings):
-            raise RulesError("the knock check is for Chicago Rummy")
+        knock = self.rules.knock
+        if knock is None:
+            knocking = " and ".join(v.label for v in VARIANTS.entries() if v.knock)
+            raise RulesError(f"the knock check is for {knocking}")
         name = self.player_name(player)
-        return {"player": name, **chicago.knock_check(parse_cards(cards),
-                                                      self._state.totals[name], self.settings)}
+        return {"player": name, **knock.check(parse_cards(cards), self._state.totals[name],
+                                              self.settings)}
 
     def snapshot(self) -> dict[str, Any]:
         st = self._state
-        players = []
-        for name in self.names:
-            row: dict[str, Any] = {"name": name, "total": st.totals[name],
-                                   "eliminated": name in st.eliminated}
-            if isinstance(self.settings, ChicagoSettings):
-                limit = chicago.knock_limit(row["total"])
-                row["knock_limit"] = None if row["eliminated"] else limit
-            elif isinstance(self.settings, RummySettings) and self.settings.hands is not None:
-                row["hands_left"] = max(0, self.settings.hands - len(self.hands))
-            else:
-                row["to_target"] = max(0, self.settings.target - row["total"])
-            players.append(row)
+        players = [{"name": name, "total": st.totals[name], "eliminated": name in st.eliminated,
+                    **self._standing(st.totals[name], name in st.eliminated)}
+                   for name in self.names]
         return {"variant": self.variant, "settings": self.settings.model_dump(),
                 "players": players,
                 "hands": [{"n": r["n"], "players": h, "result": r}
                           for h, r in zip(self.hands, st.results, strict=True)],
                 "game_over": st.game_over, "winner": st.winner, "leader": self._leader()}
+
+    def _standing(self, total: int, eliminated: bool) -> dict[str, int | None]:
+        """How far a player is from the end: the knock limit, hands left, or points to go."""
+        rules, s = self.rules, self.settings
+        if rules.knock is not None:
+            return {"knock_limit": None if eliminated else rules.knock.limit(total)}
+        hands = rules.hand_limit(s) if rules.hand_limit is not None else None
+        if hands is not None:
+            return {"hands_left": max(0, hands - len(self.hands))}
+        if rules.target is not None:
+            return {"to_target": max(0, rules.target(s) - total)}
+        return {}
 
     def _leader(self) -> str | None:
         if self._state.winner is not None or not self.hands:
@@ -266,8 +273,7 @@ class Game:
         if not standing:
             return None
         totals = self._state.totals
-        low_wins = isinstance(self.settings, ChicagoSettings)
-        best = (min if low_wins else max)(totals[n] for n in standing)
+        best = (min if self.rules.low_wins else max)(totals[n] for n in standing)
         leaders = [n for n in standing if totals[n] == best]
         return leaders[0] if len(leaders) == 1 else None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from scorekeeper.rules.cards import Card, parse_card, parse_cards
 from scorekeeper.rules.errors import RulesError, shown
@@ -47,14 +48,14 @@ class PlayerHand:
             yield from m.cards
 
 
-def _flag(raw: dict, key: str, who: str) -> bool:
+def _flag(raw: dict[str, Any], key: str, who: str) -> bool:
     value = raw.get(key, False)
     if not isinstance(value, bool):
         raise RulesError(f"player {who}: {key!r} must be true or false, got {shown(value)}")
     return value
 
 
-def _typed_points(raw: dict, key: str, who: str) -> int | None:
+def _typed_points(raw: dict[str, Any], key: str, who: str) -> int | None:
     value = raw.get(key)
     if value is None:
         return None

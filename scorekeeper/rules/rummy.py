@@ -8,24 +8,34 @@ from scorekeeper.rules.cards import ACE, Card, pip_value
 from scorekeeper.rules.deck import DeckSpec
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.hand import PlayerHand
+from scorekeeper.rules.melds import MeldRules
 from scorekeeper.rules.result import hand_result, player_result
 from scorekeeper.rules.settings import Rummy10Settings, RummySettings
 
 DECK = DeckSpec(decks=1, jokers=0)
+MIN_PLAYERS = 2
 MAX_PLAYERS = {"rummy": 6, "rummy10": 5}  # 10-card: 5 × 10 cards is all one deck allows
 HIGH_ACE_POINTS = 15
 LABELS = {"rummy": "Rummy", "rummy10": "Rummy 10-card"}
+# The two variants share this module; their settings answer the same questions
+# (`variant`, `high_ace`, `hand_limit`, `lowest_collects`), so nothing here asks which it is.
+RummyFamily = RummySettings | Rummy10Settings
 
 
-def card_points(card: Card, s: RummySettings | Rummy10Settings) -> int:
-    if card.rank == ACE and isinstance(s, RummySettings) and s.ace == "high_or_low":
+def card_points(card: Card, s: RummyFamily) -> int:
+    if card.rank == ACE and s.high_ace:
         return HIGH_ACE_POINTS
     return pip_value(card)
 
 
-def score(players: list[PlayerHand], s: RummySettings | Rummy10Settings,
+def meld_rules(s: RummyFamily) -> MeldRules:
+    """No wild cards; Q-K-A counts as a run where the ace may be high."""
+    return MeldRules(jokers_wild=False, ace_high=s.high_ace)
+
+
+def score(players: list[PlayerHand], s: RummyFamily,
           hand_number: int | None = None, *, complete: bool = True) -> dict[str, Any]:
-    variant = "rummy" if isinstance(s, RummySettings) else "rummy10"
+    variant = s.variant
     winner = _check(players, variant, complete, s)
     held = {p.name: held_points(p, s) for p in players}
     gains = dict.fromkeys(held, 0)
@@ -39,8 +49,7 @@ def score(players: list[PlayerHand], s: RummySettings | Rummy10Settings,
         extra["exhausted"] = True
         low = min(held.values())
         lowest = [n for n, v in held.items() if v == low]
-        if isinstance(s, Rummy10Settings) and s.exhausted_hand == "lowest_hand_collects" \
-                and len(lowest) == 1:
+        if s.lowest_collects and len(lowest) == 1:
             gains[lowest[0]] = sum(v for n, v in held.items() if n != lowest[0])
     rows = [player_result(p.name, gains[p.name], p.total + gains[p.name], deadwood=held[p.name],
                           melds=[], unmelded=p.hand, **({"typed": True} if p.typed else {}))
@@ -48,7 +57,7 @@ def score(players: list[PlayerHand], s: RummySettings | Rummy10Settings,
     return hand_result(rows, **_outcome(rows, s, hand_number), **extra)
 
 
-def held_points(p: PlayerHand, s: RummySettings | Rummy10Settings) -> int:
+def held_points(p: PlayerHand, s: RummyFamily) -> int:
     """What a player's leftover hand is worth: its cards, or the points typed for it."""
     if p.held is not None:
         return p.held
@@ -56,10 +65,10 @@ def held_points(p: PlayerHand, s: RummySettings | Rummy10Settings) -> int:
 
 
 def _check(players: list[PlayerHand], variant: str, complete: bool,
-           s: RummySettings | Rummy10Settings) -> PlayerHand | None:
+           s: RummyFamily) -> PlayerHand | None:
     top = MAX_PLAYERS[variant]
-    if not 2 <= len(players) <= top:
-        raise RulesError(f"{variant} needs 2 to {top} players, got {len(players)}")
+    if not MIN_PLAYERS <= len(players) <= top:
+        raise RulesError(f"{variant} needs {MIN_PLAYERS} to {top} players, got {len(players)}")
     out = [p for p in players if p.went_out]
     for p in players:
         if p.melds:
@@ -111,10 +120,9 @@ def _check_left(p: PlayerHand, variant: str, deal: int) -> None:
                          f"is at most the {deal} dealt")
 
 
-def _check_typed(p: PlayerHand, variant: str, deal: int,
-                 s: RummySettings | Rummy10Settings) -> None:
+def _check_typed(p: PlayerHand, variant: str, deal: int, s: RummyFamily) -> None:
     """Typed points must be what 1 to `deal` leftover cards can be worth."""
-    top_card = HIGH_ACE_POINTS if isinstance(s, RummySettings) and s.ace == "high_or_low" else 10
+    top_card = HIGH_ACE_POINTS if s.high_ace else 10
     held = p.held or 0
     if held == 0:
         raise RulesError(f"{p.name} holds 0 points; in {LABELS[variant]} only the player who "
@@ -124,12 +132,12 @@ def _check_typed(p: PlayerHand, variant: str, deal: int,
                          f"can be worth ({deal * top_card})")
 
 
-def _outcome(rows: list[dict[str, Any]], s: RummySettings | Rummy10Settings,
+def _outcome(rows: list[dict[str, Any]], s: RummyFamily,
              hand_number: int | None) -> dict[str, Any]:
     top = max(r["total"] for r in rows)
     leaders = [r["name"] for r in rows if r["total"] == top]
-    if isinstance(s, RummySettings) and s.hands is not None:
-        over = hand_number is not None and hand_number >= s.hands and len(leaders) == 1
+    if s.hand_limit is not None:
+        over = hand_number is not None and hand_number >= s.hand_limit and len(leaders) == 1
     else:
         over = top >= s.target
     return {"game_over": over, "winner": leaders[0] if over else None}

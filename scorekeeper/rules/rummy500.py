@@ -12,6 +12,8 @@ from scorekeeper.rules.melds import MeldRules, ace_is_low
 from scorekeeper.rules.result import hand_result, player_result
 from scorekeeper.rules.settings import Rummy500Settings
 
+LABEL = "Rummy 500"
+MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
 
@@ -47,23 +49,25 @@ def score(players: list[PlayerHand], s: Rummy500Settings) -> dict[str, Any]:
         melded = sum(entry_points(m, s) for m in p.melds) + (p.melded or 0)
         held = sum(card_points(c, s) for c in p.hand) + (p.held or 0)
         points = melded - held
-        extra = {"typed": True} if p.typed else {}
         rows.append(player_result(p.name, points, p.total + points, deadwood=held,
                                   melds=[m.cards for m in p.melds], unmelded=p.hand,
-                                  melded=melded, held=held, **extra))
+                                  melded=melded, held=held,
+                                  **({"typed": True} if p.typed else {})))
     top = max(r["total"] for r in rows)
     leaders = [r["name"] for r in rows if r["total"] == top]
     over = top >= s.target and len(leaders) == 1
-    extra = {"tie_at_top": leaders} if top >= s.target and len(leaders) > 1 else {}
-    return hand_result(rows, game_over=over, winner=leaders[0] if over else None, **extra)
+    tied = top >= s.target and len(leaders) > 1
+    tie: dict[str, Any] = {"tie_at_top": leaders} if tied else {}
+    return hand_result(rows, game_over=over, winner=leaders[0] if over else None, **tie)
 
 
 def _check(players: list[PlayerHand], s: Rummy500Settings) -> None:
-    if not 2 <= len(players) <= MAX_PLAYERS:
-        raise RulesError(f"Rummy 500 needs 2 to {MAX_PLAYERS} players, got {len(players)}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RulesError(f"{LABEL} needs {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                         f"got {len(players)}")
     for p in players:
         if p.knocked:
-            raise RulesError(f"{p.name}: nobody knocks in Rummy 500")
+            raise RulesError(f"{p.name}: nobody knocks in {LABEL}")
         for typed in (p.held, p.melded):
             if s.scoring == "5-10-15" and typed is not None and typed % 5:
                 raise RulesError(f"{p.name}: {typed} points cannot be made of cards worth "

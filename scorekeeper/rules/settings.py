@@ -1,12 +1,14 @@
 """Each variant's settings, named as in RULES.md, with their defaults.
 
 Unknown names and impossible values are refused with a message naming them, so a typo in
-a house rule never silently plays the default.
+a house rule never silently plays the default. Which variant a settings class belongs to is
+the registry's business (`scorekeeper.rules.variants`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args, get_origin
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
@@ -14,13 +16,18 @@ from pydantic.fields import FieldInfo
 from scorekeeper.rules.errors import RulesError, shown
 
 
-class _Settings(BaseModel):
+class VariantSettings(BaseModel):
+    """What every variant's settings are: frozen, and strict about unknown keys."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class ChicagoSettings(_Settings):
+S = TypeVar("S", bound=VariantSettings)
+
+
+class ChicagoSettings(VariantSettings):
     knocker_tie: Literal["safe", "penalised"] = "safe"
-    knock_penalty: int = Field(15, ge=0)
+    knock_penalty: int = Field(default=15, ge=0)
     elimination_total: Literal[100, 101] = 100
     instant_win: Literal["seven_of_a_kind", "any_seven_card_meld", "off"] = "seven_of_a_kind"
     knocker_shows: Literal["best_seven", "as_shown"] = "best_seven"
@@ -28,15 +35,34 @@ class ChicagoSettings(_Settings):
     min_naturals: Literal[0, 1] = 0
 
 
-class RummySettings(_Settings):
+class RummySettings(VariantSettings):
+    """Rummy; it shares its scoring with Rummy 10-card through the properties below."""
+
+    variant: ClassVar[Literal["rummy", "rummy10"]] = "rummy"
     ace: Literal["low", "high_or_low"] = "low"
     final_discard_required: bool = False
-    target: int = Field(150, gt=0)
-    hands: int | None = Field(None, gt=0)
+    target: int = Field(default=150, gt=0)
+    hands: int | None = Field(default=None, gt=0)
+
+    @property
+    def high_ace(self) -> bool:
+        """An ace may be played high, so one left in hand costs 15."""
+        return self.ace == "high_or_low"
+
+    @property
+    def hand_limit(self) -> int | None:
+        """The game ends after this many hands, instead of at the target."""
+        return self.hands
+
+    @property
+    def lowest_collects(self) -> bool:
+        """A hand nobody went out of pays the lowest hand (Rummy always has a winner)."""
+        return False
 
 
-class Rummy10Settings(_Settings):
-    target: int = Field(100, gt=0)
+class Rummy10Settings(VariantSettings):
+    variant: ClassVar[Literal["rummy", "rummy10"]] = "rummy10"
+    target: int = Field(default=100, gt=0)
     exhausted_hand: Literal["void", "lowest_hand_collects"] = "void"
 
     @field_validator("target")
@@ -46,23 +72,26 @@ class Rummy10Settings(_Settings):
             raise ValueError("Rummy 10-card plays to 100, 300 or 500")
         return v
 
+    @property
+    def high_ace(self) -> bool:
+        return False
 
-class Rummy500Settings(_Settings):
+    @property
+    def hand_limit(self) -> int | None:
+        return None
+
+    @property
+    def lowest_collects(self) -> bool:
+        return self.exhausted_hand == "lowest_hand_collects"
+
+
+class Rummy500Settings(VariantSettings):
     jokers: Literal[0, 2] = 2
     decks: Literal[1, 2] = 1
     scoring: Literal["standard", "5-10-15"] = "standard"
     ace: Literal["high_or_low", "low"] = "high_or_low"
     floating: bool = False
-    target: int = Field(500, gt=0)
-
-
-SETTINGS: dict[str, type[_Settings]] = {
-    "chicago": ChicagoSettings,
-    "rummy": RummySettings,
-    "rummy10": Rummy10Settings,
-    "rummy500": Rummy500Settings,
-}
-VARIANTS = tuple(SETTINGS)
+    target: int = Field(default=500, gt=0)
 
 
 MAX_PROBLEMS = 3  # a reply names the first few problems, never thousands
@@ -86,7 +115,7 @@ _BOUNDS = {
 }
 
 
-def plain_message(error: dict[str, Any]) -> str:
+def plain_message(error: Mapping[str, Any]) -> str:
     """A pydantic error in players' words, without the value that caused it."""
     kind, ctx = error.get("type", ""), error.get("ctx") or {}
     if kind in _PLAIN:
@@ -109,7 +138,7 @@ def _expected(field: FieldInfo) -> str:
     return "a whole number"
 
 
-def _bool_problems(model: type[_Settings], raw: dict[str, Any]) -> list[str]:
+def _bool_problems(model: type[VariantSettings], raw: dict[str, Any]) -> list[str]:
     """Booleans where a number belongs (pydantic would read true as 1)."""
     return [f"setting {name}={shown(raw[name])}: must be {_expected(field)}, not true or false"
             for name, field in model.model_fields.items()
@@ -122,16 +151,14 @@ def _refuse(problems: list[str]) -> RulesError:
     return RulesError("; ".join(problems[:MAX_PROBLEMS] + tail))
 
 
-def parse_settings(variant: str, raw: object, *, lenient: bool = False) -> _Settings:
-    """A variant's settings from JSON; `lenient` reads settings stored before true/false
-    was refused in a number's place as they were read then (true as 1)."""
-    if not isinstance(variant, str) or variant not in SETTINGS:
-        raise RulesError(f"unknown variant {shown(variant)}; use one of {', '.join(VARIANTS)}")
+def validate_settings(variant: str, model: type[S], raw: object, *,
+                      lenient: bool = False) -> S:
+    """`model` from JSON, refused in players' words; `lenient` reads settings stored before
+    true/false was refused in a number's place as they were read then (true as 1)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise RulesError(f"settings must be an object, got {shown(raw)}")
-    model = SETTINGS[variant]
     unknown = [f"unknown setting {shown(k)} for {variant}" for k in raw
                if k not in model.model_fields]
     problems = unknown or ([] if lenient else _bool_problems(model, raw))
