@@ -138,17 +138,21 @@ def _explain(exc: ValidationError, path: Path | None, from_file: Mapping[str, An
 
 
 def camera_options(settings: Settings) -> dict[str, int]:
-    """`camera_resolution` as options for `camera_from_spec`, for the sources that take a size.
+    """`camera_resolution` as options for `camera_from_spec`: the `width` and `height` that
+    the source's config class takes (replay only a width; `none` neither).
 
     `auto` picks its camera itself and keeps that camera's default size.
     """
+    from scorekeeper.camera.spec import CAMERAS  # OpenCV loads with it: only when asked
+
     size = settings.camera_size
     spec = (settings.camera or "auto").strip().lower()
     kind = spec.split(":", 1)[0].split("?", 1)[0]
-    if size is None or kind not in ("picamera2", "opencv", "replay"):
+    if size is None or kind not in CAMERAS:
         return {}
-    width, height = size
-    return {"width": width} if kind == "replay" else {"width": width, "height": height}
+    fields = CAMERAS.get(kind).config.model_fields
+    return {key: value for key, value in zip(("width", "height"), size, strict=True)
+            if key in fields}
 
 
 def main(argv: list[str] | None = None) -> int:

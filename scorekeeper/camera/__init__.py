@@ -1,6 +1,7 @@
 """Camera sources behind one small interface, and a supervisor that keeps one alive.
 
     cam = camera_from_spec("replay:tests/fixtures/frames")   # or picamera2, opencv:0, none
+    CAMERAS.names()                # the sources, each with its typed config class
     sup = CameraSupervisor(cam); sup.start()
     frame = sup.capture()          # BGR ndarray, or None while the camera is down
     jpeg = sup.snapshot()          # always bytes: a placeholder says why when down
@@ -9,8 +10,8 @@
 
 from scorekeeper.camera.base import Camera, CameraError, Reason
 from scorekeeper.camera.spec import (
+    CAMERAS,
     SAMPLES,
-    SOURCES,
     CameraSpecError,
     camera_from_spec,
     default_camera,
@@ -19,8 +20,8 @@ from scorekeeper.camera.spec import (
 from scorekeeper.camera.supervisor import CameraStatus, CameraSupervisor
 
 __all__ = [
+    "CAMERAS",
     "SAMPLES",
-    "SOURCES",
     "Camera",
     "CameraError",
     "CameraSpecError",

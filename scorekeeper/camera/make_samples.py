@@ -17,6 +17,7 @@ import argparse
 import csv
 import shutil
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -47,7 +48,7 @@ def cut_out_card(photo: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarra
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
     v = hsv[..., 2]
     t, _ = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = ((v > max(t, 100)) & (hsv[..., 1] < 70)).astype(np.uint8) * 255
+    mask: np.ndarray = ((v > max(t, 100)) & (hsv[..., 1] < 70)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -61,7 +62,8 @@ def cut_out_card(photo: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarra
     if np.linalg.norm(ordered[1] - ordered[0]) > np.linalg.norm(ordered[3] - ordered[0]):
         ordered = np.roll(ordered, -1, axis=0)
     w, h = round(CARD_MM[0] * PPM), round(CARD_MM[1] * PPM)
-    m_warp = cv2.getPerspectiveTransform(ordered, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m_warp = cv2.getPerspectiveTransform(ordered, target)
     return cv2.warpPerspective(crop, m_warp, (w, h))
 
 
@@ -94,7 +96,7 @@ def felt(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     return np.clip(base, 0, 255).astype(np.uint8)
 
 
-def scene(dataset: Path, spec: dict, rows: list[dict[str, str]]) -> np.ndarray:
+def scene(dataset: Path, spec: dict[str, Any], rows: list[dict[str, str]]) -> np.ndarray:
     rng = np.random.default_rng(spec["seed"])
     mat = cv2.cvtColor(render(mat_page("A4"), PPM * 25.4), cv2.COLOR_GRAY2BGR)
     zones = {z.name: z.polygon_mm for z in mat_layout("A4").zones}

@@ -43,7 +43,8 @@ def picamera2_present() -> bool:
     try:
         module = importlib.import_module("picamera2")
         return bool(module.Picamera2.global_camera_info())
-    except Exception:  # any failure here means "no Pi camera", never a crash
+    except Exception as exc:  # noqa: BLE001 - any failure means "no Pi camera", never a crash
+        log.debug("picamera2: no usable Pi camera: %r", exc)
         return False
 
 
@@ -106,7 +107,7 @@ class Picamera2Camera(CameraBase):
             cam.set_controls({"AfMode": AF_AUTO})
             if cam.autofocus_cycle():
                 return "focused once"
-        except Exception as exc:  # a lens that will not move still takes pictures
+        except Exception as exc:  # noqa: BLE001 - a lens that will not move still takes pictures
             log.warning("picamera2: focus %s failed: %s", mode, exc)
             return f"focus failed: {exc}"
         log.warning("picamera2: autofocus did not lock; set focus=manual and lens_position")

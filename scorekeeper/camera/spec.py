@@ -1,9 +1,10 @@
 """Camera spec strings → cameras: `picamera2`, `opencv:0`, `replay:PATH`, `none`, `auto`.
 
-Each source is a plugin: a pydantic config (typed, validated, documented) and a class.
-Options ride on the spec as a query string, e.g. `picamera2?size=4056x3040` or
-`opencv:1?width=1280&height=720`, so one settings field can say everything. A stream URL
-keeps its own query string: options are split off only when every key is an option.
+Each source is an entry of the `CAMERAS` registry, as detectors and variants are: a pydantic
+config (typed, validated, documented) and a class. Options ride on the spec as a query
+string, e.g. `picamera2?size=4056x3040` or `opencv:1?width=1280&height=720`, so one settings
+field can say everything. A stream URL keeps its own query string: options are split off
+only when every key is an option.
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ from scorekeeper.camera.nocam import NoCamera, NoCameraConfig
 from scorekeeper.camera.opencv_cam import OpenCVCamera, OpenCVConfig
 from scorekeeper.camera.picam import Picamera2Camera, Picamera2Config, picamera2_present
 from scorekeeper.camera.replay import ReplayCamera, ReplayConfig
+from scorekeeper.registry import Plugin, Registry
 
 log = logging.getLogger(__name__)
 SAMPLES = Path(__file__).resolve().parent / "samples"
-SPEC_HELP = "picamera2[?size=WxH], opencv:INDEX|URL[?width=W&height=H], replay:PATH, none, auto"
 
 
 class CameraSpecError(ValueError):
@@ -34,19 +35,22 @@ class CameraSpecError(ValueError):
 
 
 @dataclass(frozen=True)
-class Source:
-    config: type[BaseModel]
-    target: str | None  # the config field that the part after "kind:" fills
-    make: Callable[[Any], Camera]
+class Source(Plugin[Callable[[Any], Camera]]):
+    """A camera source: its config and class, and how a spec string names it."""
+
+    usage: str = ""  # the spec's form, for help texts
+    target: str | None = None  # the config field that the part after "kind:" fills
     target_required: bool = False
 
 
-SOURCES: dict[str, Source] = {
-    "picamera2": Source(Picamera2Config, "camera_num", Picamera2Camera),
-    "opencv": Source(OpenCVConfig, "source", OpenCVCamera),
-    "replay": Source(ReplayConfig, "path", ReplayCamera, target_required=True),
-    "none": Source(NoCameraConfig, None, NoCamera),
-}
+CAMERAS: Registry[Source] = Registry("camera", [
+    Source("picamera2", Picamera2Config, Picamera2Camera, "picamera2[?size=WxH]", "camera_num"),
+    Source("opencv", OpenCVConfig, OpenCVCamera, "opencv:INDEX|URL[?width=W&height=H]",
+           "source"),
+    Source("replay", ReplayConfig, ReplayCamera, "replay:PATH", "path", target_required=True),
+    Source("none", NoCameraConfig, NoCamera, "none"),
+], error=CameraSpecError)
+SPEC_HELP = ", ".join([*(source.usage for source in CAMERAS.entries()), "auto"])
 
 
 def _split_options(kind: str, source: Source, rest: str) -> tuple[str, dict[str, str]]:
@@ -68,10 +72,10 @@ def parse_spec(spec: str, options: Mapping[str, Any] | None = None) -> tuple[str
     """'opencv:1?width=1280' → ('opencv', OpenCVConfig(source=1, width=1280, ...))."""
     spec = spec.strip()
     m = re.match(r"([A-Za-z0-9_]+)(:|(?=\?)|$)(.*)", spec, re.DOTALL)
-    source = SOURCES.get(m[1].lower()) if m else None
-    if m is None or source is None:
+    if m is None or m[1].lower() not in CAMERAS:
         raise CameraSpecError(f"unknown camera {spec!r}: use {SPEC_HELP}")
     kind, rest = m[1].lower(), m[3]
+    source = CAMERAS.get(kind)
     target, opts = _split_options(kind, source, rest)
     values: dict[str, Any] = dict(opts)
     if "size" in values:
@@ -97,7 +101,7 @@ def camera_from_spec(spec: str | None, options: Mapping[str, Any] | None = None)
     if spec is None or spec.strip().lower() in ("", "auto", "default"):
         return default_camera()
     kind, config = parse_spec(spec, options)
-    return SOURCES[kind].make(config)
+    return CAMERAS.get(kind).factory(config)
 
 
 def default_camera(samples: Path = SAMPLES, try_opencv: bool = True) -> Camera:

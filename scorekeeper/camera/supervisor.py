@@ -49,7 +49,7 @@ def call_with_timeout(fn: Callable[[], T], timeout_s: float, what: str) -> T:
     def run() -> None:
         try:
             box["value"] = fn()
-        except BaseException as exc:  # handed back to the caller's thread below
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
             box["error"] = exc
 
     worker = threading.Thread(target=run, name=f"camera-{what}", daemon=True)
@@ -59,7 +59,8 @@ def call_with_timeout(fn: Callable[[], T], timeout_s: float, what: str) -> T:
         raise CameraError(f"camera {what} took over {timeout_s:g} s (driver hung?)", "timeout")
     if "error" in box:
         raise box["error"]
-    return box["value"]
+    value: T = box["value"]
+    return value
 
 
 class CameraSupervisor:
@@ -187,7 +188,7 @@ class CameraSupervisor:
         if cam is not None:
             try:
                 call_with_timeout(cam.close, 2.0, "close")
-            except Exception as exc:  # a dead camera may not close cleanly; that is fine
+            except Exception as exc:  # noqa: BLE001 - a dead camera may not close cleanly
                 log.debug("camera: close failed: %s", exc)
         if self._factory is not None:
             self._camera = None  # a fresh object next time, in case this one is stuck
@@ -222,7 +223,8 @@ def _safe_info(cam: Camera | None) -> dict[str, Any]:
         return {}
     try:
         return dict(cam.info())
-    except Exception:  # info is for display only
+    except Exception as exc:  # noqa: BLE001 - info is for display only, never a failure
+        log.debug("camera: info failed: %r", exc)
         return {}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -15,16 +15,18 @@ class TorchConfig(YoloConfig):
 
 class TorchDetector:
     def __init__(self, config: TorchConfig, names: tuple[str, ...]) -> None:
+        import importlib
         import os
 
         from scorekeeper.vision.ultralytics_env import prepare
 
         prepare()
-        import ultralytics.utils.torch_utils as tu
-        from ultralytics import YOLO
+        # untyped handles: the `train` extra may be missing where this is type-checked
+        torch_utils: Any = importlib.import_module("ultralytics.utils.torch_utils")
+        ultralytics: Any = importlib.import_module("ultralytics")
 
-        tu.NUM_THREADS = os.cpu_count() or 1
-        self.model = YOLO(str(config.path), task="detect")
+        torch_utils.NUM_THREADS = os.cpu_count() or 1
+        self.model: Any = ultralytics.YOLO(str(config.path), task="detect")
         self.config = config
         self.names = names
 
@@ -35,6 +37,6 @@ class TorchDetector:
         res = self.model.predict(image, imgsz=size, conf=self.config.conf,
                                  iou=self.config.iou, verbose=False, device="cpu")[0]
         boxes = res.boxes
-        return [Detection(tuple(map(float, b)), int(c), float(p))  # type: ignore[arg-type]
+        return [Detection((float(b[0]), float(b[1]), float(b[2]), float(b[3])), int(c), float(p))
                 for b, c, p in zip(boxes.xyxy.tolist(), boxes.cls.tolist(),
                                    boxes.conf.tolist(), strict=True)]
