@@ -87,6 +87,11 @@ class Variant(Generic[S]):
     points_keys: tuple[str, ...] = ()  # the settings card points depend on
 
     @property
+    def shows_whole_hand(self) -> bool:
+        """Every player lays the whole hand down (Chicago), so a reader finds its melds."""
+        return self.hand.cards is not None
+
+    @property
     def config(self) -> type[S]:
         """The registry's name for the settings class."""
         return self.settings

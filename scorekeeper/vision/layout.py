@@ -14,8 +14,8 @@ from typing import Any
 from scorekeeper.rules.cards import Card, parse_card, pip_value
 from scorekeeper.rules.melds import MeldRules, is_meld
 from scorekeeper.rules.scoring import deck_for, meld_rules_for
-from scorekeeper.rules.settings import ChicagoSettings
 from scorekeeper.rules.solver import solve
+from scorekeeper.rules.variants import variant_for
 from scorekeeper.vision.pairing import PhysicalCard
 
 NEIGHBOUR_GAP = 0.25  # cards closer than this × the scene's card size belong to one group
@@ -91,7 +91,7 @@ def read_layout(cards: list[PhysicalCard], settings: Any,
     parsed = [parse_card(c.card) for c in cards]
     impossible = sorted(str(c) for c in deck_for(settings).too_many(parsed))
     rules = meld_rules_for(settings)
-    if isinstance(settings, ChicagoSettings):
+    if variant_for(settings).shows_whole_hand:
         # Chicago: the whole hand is read; the solver finds its melds
         sol = solve(parsed, rules, pip_value)
         return Layout([[str(c) for c in m] for m in sol.melds], [str(c) for c in parsed],

@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 
 from scorekeeper.rules import Game
-from scorekeeper.rules.settings import ChicagoSettings
 from scorekeeper.vision.annotate import annotate
 from scorekeeper.vision.layout import read_layout
 from scorekeeper.vision.pairing import PhysicalCard
@@ -50,7 +49,7 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
     result = ReadResult(cards, result.ms, result.looks)
     layout = read_layout(result.cards, game.settings, zones)
     knock = None
-    if isinstance(game.settings, ChicagoSettings) and player is not None and layout.hand \
+    if game.rules.knock is not None and player is not None and layout.hand \
             and not layout.impossible:
         knock = game.knock_check(player, layout.hand)
     return ScanResult(result.to_json(), layout.melds, layout.hand, layout.impossible, knock,
