@@ -14,8 +14,10 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+from typing import Any
 
 from scorekeeper.training.mixed_precision import cpu_has_bf16
 from scorekeeper.vision.classes import DETECTOR_CLASSES
@@ -383,8 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     for field in fields(Plan):  # every size can be overridden: --train-images 500 ...
         if field.name != "fallback":
             flag = "--" + field.name.replace("_", "-")
-            kind = {"tuple[int, ...]": int, "int | None": int, "bool": _yes}.get(
-                str(field.type), type(field.default))
+            kinds: dict[str, Callable[[str], Any]] = {"tuple[int, ...]": int, "int | None": int,
+                                                       "bool": _yes}
+            kind = kinds.get(str(field.type), type(field.default))
             nargs = "*" if str(field.type).startswith("tuple") else None
             ap.add_argument(flag, type=kind, nargs=nargs, default=None)
     args = ap.parse_args(argv)

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 from pathlib import Path
@@ -129,7 +130,7 @@ def render_dataset(out: Path, count: int, size: int | tuple[int, int] = 640, see
     workers = max(1, workers)
     if workers == 1 or len(todo) < 4:
         _init(job, decks)
-        results = map(render_one, todo)
+        results: Iterator[int] = map(render_one, todo)
         pool = None
     else:
         pool = Pool(workers, initializer=_init, initargs=(job, decks))

@@ -104,7 +104,7 @@ def _put(face: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple) -> N
         return
     a = mask[:y1 - y, :x1 - x, None]
     roi = face[y:y1, x:x1, :3].astype(np.float32)
-    face[y:y1, x:x1, :3] = (roi * (1 - a) + np.float32(colour) * a).astype(np.uint8)
+    face[y:y1, x:x1, :3] = (roi * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
 
 
 def _pip(style: dict, suit: str, px: int) -> np.ndarray:

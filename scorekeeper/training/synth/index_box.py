@@ -35,7 +35,8 @@ def ink_mask(face: np.ndarray, threshold: float = 60.0) -> np.ndarray:
     ink &= inner
     vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((int(0.2 * h), 1), np.uint8))
     horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, int(0.25 * w)), np.uint8))
-    return ink & ~(vertical | horizontal) & 1
+    lines = np.bitwise_or(vertical, horizontal)
+    return np.asarray(ink & ~lines & 1)
 
 
 def _grow(stats: np.ndarray, seed: int, ok: np.ndarray, gap_x: float, gap_y: float,
@@ -59,7 +60,7 @@ def _grow(stats: np.ndarray, seed: int, ok: np.ndarray, gap_x: float, gap_y: flo
             if nb[2] - nb[0] > max_w or nb[3] - nb[1] > max_h:
                 continue
             box, changed = nb, True
-            used.add(i)
+            used.add(int(i))
     return box[0], box[1], box[2], box[3]
 
 
@@ -101,7 +102,7 @@ def rotate_box(box: Box, w: int, h: int) -> Box:
     return w - box[2], h - box[3], w - box[0], h - box[1]
 
 
-def iou(a: Box, b: Box) -> float:
+def iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
     ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy
