@@ -108,6 +108,18 @@ def test_correction_and_undo_equal_a_fresh_replay(client: TestClient) -> None:
     same_scores(client.get(f"/api/games/{gid}").json(), replay(H1, H3))
 
 
+def test_a_hand_is_stored_exactly_as_sent(client: TestClient) -> None:
+    """The event keeps only the keys the phone sent (no defaults filled in), values as sent."""
+    gid = new_game(client, "rummy500")
+    sent = {"players": [
+        {"name": "Ann", "melds": [["AH", "2H", "3H"], {"cards": ["4H"]}], "hand": ["KS"]},
+        {"hand": [], "name": "Bob", "held": None, "melded": 15, "went_out": False},
+    ]}
+    post_hand(client, gid, sent)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    assert store.events(gid)[-1] == {"type": "hand", **sent}
+
+
 def test_preview_stores_nothing(client: TestClient) -> None:
     gid = new_game(client)
     r = client.post(f"/api/games/{gid}/preview", json=H1, headers=ADMIN)

@@ -28,6 +28,7 @@ PUBLIC = {
     ("GET", "/api/scans/{key}.jpg"),    # an annotated scan, by its unguessable id
     ("GET", "/api/variants"),           # the rules' data the page reads
     ("POST", "/api/games/{game_id}/knock-check"),  # a player's private check: rate-limited
+    ("GET", "/openapi.json"),           # the API's shape: no secret in it
 }
 PUBLIC_MOUNTS = {"/static"}
 
@@ -100,3 +101,21 @@ def test_a_new_route_is_admin_only_until_marked_public(client: TestClient) -> No
     assert client.get("/api/new-thing").status_code == 401
     r = client.get("/api/new-thing", headers={"Authorization": "Bearer secret"})
     assert r.json() == {"ok": True}
+
+
+def test_the_openapi_document_is_public_and_lists_every_route(client: TestClient) -> None:
+    r = client.get("/openapi.json")  # no token
+    assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+    doc = r.json()
+    listed = {(method.upper(), path) for path, ops in doc["paths"].items() for method in ops}
+    routes = {(method, route.path) for route in client.app.routes  # type: ignore[attr-defined]
+              if isinstance(route, APIRoute) and route.include_in_schema
+              for method in route.methods or ()}
+    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 9  # all but the document
+    for method, path in listed:  # a guarded route says so: the bearer scheme and its 401
+        op = doc["paths"][path][method.lower()]
+        guarded = (method, path) not in PUBLIC
+        assert ("401" in op["responses"]) == guarded, (method, path)
+        assert (op.get("security") == [{"adminToken": []}]) == guarded, (method, path)
+    assert doc["components"]["securitySchemes"]["adminToken"]["scheme"] == "bearer"
+    assert client.get("/docs").status_code == 404  # the document is served, not the docs UI

@@ -9,7 +9,8 @@ from fastapi.testclient import TestClient
 
 from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
-from scorekeeper.web.scan import Vision
+from scorekeeper.web.deps import get_vision
+from scorekeeper.web.vision import Vision
 
 ADMIN = {"Authorization": "Bearer secret"}
 SAMPLE = Path(__file__).resolve().parents[1] / "scorekeeper" / "camera" / "samples"
@@ -18,7 +19,8 @@ SAMPLE = Path(__file__).resolve().parents[1] / "scorekeeper" / "camera" / "sampl
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
     app = create_app(Settings(data_dir=tmp_path, camera="none"), token="secret")
-    app.state.vision = Vision(tmp_path / "no-models")  # no model: scans must say so
+    no_model = Vision(tmp_path / "no-models")  # no model: scans must say so
+    app.dependency_overrides[get_vision] = lambda: no_model
     with TestClient(app) as c:
         r = c.post("/api/games", json={"variant": "chicago", "players": ["Ann", "Bob"]},
                    headers=ADMIN)
@@ -70,11 +72,15 @@ def test_unknown_player_and_bad_json(client: TestClient) -> None:
     assert client.get("/api/games/1").json()["seq"] == 0  # nothing stored by any of these
 
 
-class RecordingReader:
+class RecordingReader(Vision):
     """Stands in for the card reader: remembers which camera each frame was read for."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.cameras: list[str | None] = []
+
+    def reader(self) -> RecordingReader:
+        return self
 
     def read(self, image: object, camera: str | None = None) -> object:
         from scorekeeper.vision.reader import ReadResult
@@ -89,7 +95,7 @@ def test_camera_scans_share_a_scale_and_uploads_start_afresh(tmp_path: Path) -> 
     sample = next(SAMPLE.glob("*.jpg"))
     app = create_app(Settings(data_dir=tmp_path, camera=f"replay:{sample}"), token="secret")
     reader = RecordingReader()
-    app.state.vision.reader = lambda: reader
+    app.dependency_overrides[get_vision] = lambda: reader
     with TestClient(app) as c:
         assert c.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
                       headers=ADMIN).status_code == 201
@@ -114,7 +120,7 @@ def test_a_phone_photo_after_calibrating_is_read_without_the_cameras_calibration
     calibrate_frame(cv2.imread(str(mat)), mat_layout("A4")).save(settings.calibration_path)
     app = create_app(settings, token="secret")
     reader = RecordingReader()
-    app.state.vision.reader = lambda: reader
+    app.dependency_overrides[get_vision] = lambda: reader
     photo = cv2.imencode(".jpg", cv2.resize(cv2.imread(str(mat)), (378, 504)))[1].tobytes()
     with TestClient(app) as c:
         assert c.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
@@ -123,3 +129,21 @@ def test_a_phone_photo_after_calibrating_is_read_without_the_cameras_calibration
                    files={"image": ("phone.jpg", photo, "image/jpeg")})
         assert r.status_code == 201, r.text
         assert c.post("/api/games/1/scan", json={}, headers=ADMIN).status_code == 201
+
+
+def test_a_broken_calibration_is_left_out_and_logged(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    sample = next(SAMPLE.glob("*.jpg"))
+    settings = Settings(data_dir=tmp_path, camera=f"replay:{sample}")
+    settings.calibration_path.parent.mkdir(parents=True, exist_ok=True)
+    settings.calibration_path.write_text("{not a calibration")
+    app = create_app(settings, token="secret")
+    reader = RecordingReader()
+    app.dependency_overrides[get_vision] = lambda: reader
+    with TestClient(app) as c, caplog.at_level("WARNING", logger="scorekeeper.web.scan"):
+        assert c.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
+                      headers=ADMIN).status_code == 201
+        r = c.post("/api/games/1/scan", json={}, headers=ADMIN)
+        assert r.status_code == 201, r.text  # the frame is read as it is
+    assert any("scan without the calibration" in m and "not a scorekeeper calibration" in m
+               for m in caplog.messages)

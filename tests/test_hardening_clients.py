@@ -28,7 +28,7 @@ from fastapi.testclient import TestClient
 
 from benchmarks.spawn import ServerProcess, free_port, soft_file_limit, start_server
 from scorekeeper.settings import Settings
-from scorekeeper.web import pages
+from scorekeeper.web import errors, pages, qr
 from scorekeeper.web.app import create_app
 from scorekeeper.web.connections import (
     HEADER_TIMEOUT_S,
@@ -36,11 +36,12 @@ from scorekeeper.web.connections import (
     protocol_class,
     raise_file_limit,
 )
+from scorekeeper.web.deps import get_hub, get_vision
 from scorekeeper.web.headers import SECURITY_HEADERS
 from scorekeeper.web.hub import Hub, StreamRefused
 from scorekeeper.web.imagesize import image_size
 from scorekeeper.web.limits import BodyLimit
-from scorekeeper.web.scan import Vision
+from scorekeeper.web.vision import Vision
 
 TOKEN = "hardening-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -150,7 +151,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 @pytest.fixture
 def app(tmp_path: Path) -> Any:
     app = create_app(Settings(data_dir=tmp_path, camera="none"), token=TOKEN)
-    app.state.vision = Vision(tmp_path / "no-models")
+    no_model = Vision(tmp_path / "no-models")
+    app.dependency_overrides[get_vision] = lambda: no_model
     return app
 
 
@@ -378,7 +380,8 @@ def test_live_stream_caps_per_client_and_in_all() -> None:
 
 
 def test_a_client_over_its_stream_cap_gets_a_429(app: Any) -> None:
-    app.state.hub = Hub(per_client=2, exempt=lambda host: False)
+    hub = Hub(per_client=2, exempt=lambda host: False)
+    app.dependency_overrides[get_hub] = lambda: hub
     with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=5) as c:
         assert c.post("/api/games", json=GAME, headers=ADMIN).status_code == 201
         with c.stream("GET", "/api/games/1/events") as first, \
@@ -393,7 +396,7 @@ def test_a_client_over_its_stream_cap_gets_a_429(app: Any) -> None:
             assert "already has 2 live update streams" in r.json()["detail"]
             assert c.get("/api/health").status_code == 200
         deadline = time.monotonic() + 5
-        while app.state.hub.streams and time.monotonic() < deadline:
+        while hub.streams and time.monotonic() < deadline:
             time.sleep(0.05)  # the closed streams give their places back
         with c.stream("GET", "/api/games/1/events") as again:
             assert again.status_code == 200
@@ -404,14 +407,14 @@ def test_a_client_over_its_stream_cap_gets_a_429(app: Any) -> None:
 def test_qr_text_is_bounded_and_each_code_drawn_once(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     drawn: list[str] = []
-    draw = pages._draw_qr
+    draw = qr._draw_qr
 
     def counting(text: str) -> bytes:
         drawn.append(text)
         return draw(text)
 
-    monkeypatch.setattr(pages, "_draw_qr", counting)
-    text = "http://10.0.0.5:8000/" + "x" * (pages.QR_MAX_TEXT - 21)
+    monkeypatch.setattr(qr, "_draw_qr", counting)
+    text = "http://10.0.0.5:8000/" + "x" * (qr.QR_MAX_TEXT - 21)
     for _ in range(3):
         r = client.get("/api/qr.svg", params={"url": text})
         assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
@@ -423,7 +426,7 @@ def test_qr_text_is_bounded_and_each_code_drawn_once(
 
 def test_qr_cache_keeps_the_most_recent() -> None:
     async def run() -> None:
-        codes = pages.QrCodes(size=2)
+        codes = qr.QrCodes(size=2)
         a = await codes.svg("a")
         await codes.svg("b")
         assert await codes.svg("a") is a  # a hit, and now the most recent
@@ -452,6 +455,7 @@ def test_every_answer_carries_the_security_headers(client: TestClient, app: Any)
         "500": client.get("/api/broken"),
     }
     assert [r.status_code for r in answers.values()] == [200, 200, 200, 200, 404, 401, 413, 500]
+    assert answers["500"].json() == {"detail": errors.UNEXPECTED}  # in words; the log has it
     for name, r in answers.items():
         for header, value in SECURITY_HEADERS.items():
             assert r.headers.get(header.decode()) == value.decode(), (name, header)

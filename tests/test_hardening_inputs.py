@@ -356,10 +356,11 @@ def test_a_body_of_megabytes_gets_a_small_reply_from_the_handler(tmp_path: Path,
 
     from scorekeeper.store import GameStore
     from scorekeeper.web import api, errors
+    from scorekeeper.web.deps import get_hub, get_store
     from scorekeeper.web.hub import Hub
 
-    app = FastAPI()
-    app.state.store, app.state.hub = GameStore(tmp_path / "games.db"), Hub()
+    app, store, hub = FastAPI(), GameStore(tmp_path / "games.db"), Hub()
+    app.dependency_overrides.update({get_store: lambda: store, get_hub: lambda: hub})
     errors.install(app)
     api.register(app)
     data = json.dumps(body)
@@ -368,7 +369,7 @@ def test_a_body_of_megabytes_gets_a_small_reply_from_the_handler(tmp_path: Path,
         r = c.post("/api/games", content=data, headers={"Content-Type": "application/json"})
         _small_and_plain(r)
         assert r.json()["detail"] == "players: has too many entries: at most 64"
-    app.state.store.close()
+    store.close()
 
 
 def test_many_bad_items_name_three_problems(client: TestClient) -> None:
@@ -388,6 +389,27 @@ def test_many_bad_items_name_three_problems(client: TestClient) -> None:
 def test_validation_messages_are_in_players_words(client: TestClient, body: Any,
                                                   detail: str) -> None:
     assert refused(client.post("/api/games", json=body, headers=ADMIN)) == detail
+
+
+@pytest.mark.parametrize(("player", "detail"), [
+    ({"name": "Ann", "knocked": 1}, "player Ann: knocked: must be true or false"),
+    ({"name": "Ann", "hand": "7H 8H"}, "player Ann: hand: must be a list"),
+    ({"name": "Ann", "held": 2.5}, "player Ann: held: must be a whole number"),
+    ({"name": "Ann", "melds": [5]}, "player Ann: melds.0: must be a list"),
+    ({"name": "Ann", "melds": [{"cards": ["AH"], "at": 1}]},
+     "player Ann: melds.0.at: is not known here"),
+    ({"name": "Ann", "hand": ["x" * 900]}, "player Ann: hand.0: is too long: at most 16 "
+                                           "characters"),
+    ({"knocked": True}, "players.0.name: is missing"),
+    (7, "players.0: must be an object"),
+])
+def test_a_hand_of_the_wrong_shape_names_the_player(client: TestClient, player: Any,
+                                                     detail: str) -> None:
+    gid = new_game(client, "rummy500")
+    for route in ("hands", "preview"):
+        r = client.post(f"/api/games/{gid}/{route}", json={"players": [player]}, headers=ADMIN)
+        assert refused(r) == detail
+    assert client.get(f"/api/games/{gid}").json()["seq"] == 0
 
 
 def test_score_command_names_a_huge_value_briefly() -> None:

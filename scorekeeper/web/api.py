@@ -1,63 +1,51 @@
-"""The games API. Reads are public; every write needs the admin token (see auth.py)."""
+"""The games API. Reads are public; every write needs the admin token (see auth.py).
+
+Bodies are the models of models.py: they give a request its shape, the rules (through the
+store) judge what it means. A hand is stored as its event exactly as the phone sent it.
+Answers are the store's own dicts, sent as they are (a game's view is built once per
+change); `response_model` documents them in /openapi.json.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
 
 from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
-from scorekeeper.web.events import game_events
-from scorekeeper.web.variants import variants
-
-# Cheap bounds checked before anything else, so that a flood stops at its first item. They
-# sit far above what the rules allow (8 players, 40-character names, 11 settings): the
-# rules' own checks then name the variant's limits in their words.
-MAX_LISTED = 64
-MAX_TEXT = 200
-MAX_SETTINGS = 32
-
-Text = Annotated[str, Field(max_length=MAX_TEXT)]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class NewGame(_Body):
-    variant: Text
-    players: list[Text] = Field(max_length=MAX_LISTED)
-    settings: dict[str, Any] | None = Field(None, max_length=MAX_SETTINGS)
+from scorekeeper.web.deps import HubDep, StoreDep
+from scorekeeper.web.events import EventStream, game_events
+from scorekeeper.web.hub import Hub
+from scorekeeper.web.models import (
+    EVENT_STREAM,
+    GameSummary,
+    GameView,
+    HandAnswer,
+    HandIn,
+    HandScore,
+    NewGame,
+    RenameIn,
+    SettingsIn,
+    refusals,
+)
+from scorekeeper.web.variants import Variants, variants
 
 
-class HandBody(_Body):
-    players: list[dict[str, Any]] = Field(max_length=MAX_LISTED)
-
-
-class SettingsBody(_Body):
-    settings: dict[str, Any] = Field(max_length=MAX_SETTINGS)
-
-
-class RenameBody(_Body):
-    old: Text
-    new: Text
-
-
-def _store(request: Request) -> GameStore:
-    return request.app.state.store  # type: ignore[no-any-return]
-
-
-async def _write(
-    request: Request, game_id: int, event: dict[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+async def _write(store: GameStore, hub: Hub, game_id: int, event: dict[str, Any]
+                 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Commit in a worker thread (fsync must not stall the SSE loop), then broadcast."""
-    view, result = await run_in_threadpool(_store(request).append, game_id, event)
-    request.app.state.hub.publish(view)
+    view, result = await run_in_threadpool(store.append, game_id, event)
+    hub.publish(view)
     return view, result
+
+
+def _players(body: HandIn) -> list[dict[str, Any]]:
+    """The players as sent: a key the phone left out stays out of the stored event."""
+    players: list[dict[str, Any]] = body.model_dump(exclude_unset=True)["players"]
+    return players
 
 
 def _hand_result(view: dict[str, Any], result: dict[str, Any] | None, n: int) -> dict[str, Any]:
@@ -65,8 +53,8 @@ def _hand_result(view: dict[str, Any], result: dict[str, Any] | None, n: int) ->
 
 
 @public
-def list_games(request: Request) -> Response:
-    return JSONResponse(_store(request).games())
+def list_games(store: StoreDep) -> Response:
+    return JSONResponse(store.games())
 
 
 @public
@@ -77,58 +65,74 @@ def list_variants() -> Response:
 
 
 @public
-def get_game(game_id: int, request: Request) -> Response:
-    return JSONResponse(_store(request).get(game_id))
+def get_game(game_id: int, store: StoreDep) -> Response:
+    return JSONResponse(store.get(game_id))
 
 
-async def create_game(body: NewGame, request: Request) -> Response:
-    view = await run_in_threadpool(
-        _store(request).create, body.variant, body.players, body.settings
-    )
+async def create_game(body: NewGame, store: StoreDep) -> Response:
+    view = await run_in_threadpool(store.create, body.variant, body.players, body.settings)
     return JSONResponse(view, status_code=201)
 
 
-async def add_hand(game_id: int, body: HandBody, request: Request) -> Response:
-    view, result = await _write(request, game_id, {"type": "hand", "players": body.players})
+async def add_hand(game_id: int, body: HandIn, store: StoreDep, hub: HubDep) -> Response:
+    event = {"type": "hand", "players": _players(body)}
+    view, result = await _write(store, hub, game_id, event)
     return JSONResponse(_hand_result(view, result, len(view["hands"])), status_code=201)
 
 
-async def correct_hand(game_id: int, n: int, body: HandBody, request: Request) -> Response:
-    event = {"type": "correct", "n": n, "players": body.players}
-    view, result = await _write(request, game_id, event)
+async def correct_hand(game_id: int, n: int, body: HandIn, store: StoreDep,
+                       hub: HubDep) -> Response:
+    event = {"type": "correct", "n": n, "players": _players(body)}
+    view, result = await _write(store, hub, game_id, event)
     return JSONResponse(_hand_result(view, result, n))
 
 
-async def undo_hand(game_id: int, request: Request) -> Response:
-    view, _ = await _write(request, game_id, {"type": "undo"})
+async def undo_hand(game_id: int, store: StoreDep, hub: HubDep) -> Response:
+    view, _ = await _write(store, hub, game_id, {"type": "undo"})
     return JSONResponse(view)
 
 
-async def change_settings(game_id: int, body: SettingsBody, request: Request) -> Response:
-    view, _ = await _write(request, game_id, {"type": "settings", "settings": body.settings})
+async def change_settings(game_id: int, body: SettingsIn, store: StoreDep,
+                          hub: HubDep) -> Response:
+    view, _ = await _write(store, hub, game_id, {"type": "settings", "settings": body.settings})
     return JSONResponse(view)
 
 
-async def rename_player(game_id: int, body: RenameBody, request: Request) -> Response:
-    view, _ = await _write(request, game_id, {"type": "rename", "old": body.old, "new": body.new})
+async def rename_player(game_id: int, body: RenameIn, store: StoreDep, hub: HubDep) -> Response:
+    event = {"type": "rename", "old": body.old, "new": body.new}
+    view, _ = await _write(store, hub, game_id, event)
     return JSONResponse(view)
 
 
-def preview_hand(game_id: int, body: HandBody, request: Request) -> Response:
-    return JSONResponse(_store(request).preview(game_id, body.players))
+def preview_hand(game_id: int, body: HandIn, store: StoreDep) -> Response:
+    return JSONResponse(store.preview(game_id, _players(body)))
+
+
+READ = refusals(422, 503)  # 422: a game id that is not a whole number
+WRITE = refusals(404, 409, 413, 422, 503)
 
 
 def register(app: FastAPI) -> None:
     """Add the game routes to `app` (whose route class guards all non-public ones)."""
     add = app.add_api_route
-    add("/api/variants", list_variants, methods=["GET"])
-    add("/api/games", list_games, methods=["GET"])
-    add("/api/games", create_game, methods=["POST"], status_code=201)
-    add("/api/games/{game_id}", get_game, methods=["GET"])
-    add("/api/games/{game_id}/events", game_events, methods=["GET"])
-    add("/api/games/{game_id}/hands", add_hand, methods=["POST"], status_code=201)
-    add("/api/games/{game_id}/hands/last", undo_hand, methods=["DELETE"])
-    add("/api/games/{game_id}/hands/{n}", correct_hand, methods=["PUT"])
-    add("/api/games/{game_id}/preview", preview_hand, methods=["POST"])
-    add("/api/games/{game_id}/settings", change_settings, methods=["PUT"])
-    add("/api/games/{game_id}/rename", rename_player, methods=["POST"])
+    add("/api/variants", list_variants, methods=["GET"], response_model=Variants)
+    add("/api/games", list_games, methods=["GET"], response_model=list[GameSummary],
+        responses=refusals(503))
+    add("/api/games", create_game, methods=["POST"], status_code=201, response_model=GameView,
+        responses=refusals(413, 422, 503))
+    add("/api/games/{game_id}", get_game, methods=["GET"], response_model=GameView,
+        responses={**READ, **refusals(404)})
+    add("/api/games/{game_id}/events", game_events, methods=["GET"], response_class=EventStream,
+        responses={**EVENT_STREAM, **READ, **refusals(404, 429)})
+    add("/api/games/{game_id}/hands", add_hand, methods=["POST"], status_code=201,
+        response_model=HandAnswer, responses=WRITE)
+    add("/api/games/{game_id}/hands/last", undo_hand, methods=["DELETE"],
+        response_model=GameView, responses=WRITE)
+    add("/api/games/{game_id}/hands/{n}", correct_hand, methods=["PUT"],
+        response_model=HandAnswer, responses=WRITE)
+    add("/api/games/{game_id}/preview", preview_hand, methods=["POST"],
+        response_model=HandScore, responses=WRITE)
+    add("/api/games/{game_id}/settings", change_settings, methods=["PUT"],
+        response_model=GameView, responses=WRITE)
+    add("/api/games/{game_id}/rename", rename_player, methods=["POST"],
+        response_model=GameView, responses=WRITE)

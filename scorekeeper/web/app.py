@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp
 
 from scorekeeper.camera import CameraSupervisor, camera_from_spec
@@ -13,10 +15,14 @@ from scorekeeper.config import camera_options
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web import api, errors, knockcheck, pages, scan
-from scorekeeper.web.auth import GuardedRoute, resolve_token
+from scorekeeper.web.auth import ADMIN_SCHEME, GuardedRoute, public, resolve_token
 from scorekeeper.web.headers import SecurityHeaders
 from scorekeeper.web.hub import Hub
 from scorekeeper.web.limits import MAX_BODY, BodyLimit
+from scorekeeper.web.models import json_refusals
+from scorekeeper.web.vision import ScanImages, Vision
+
+OPENAPI_PATH = "/openapi.json"
 
 
 class _App(FastAPI):
@@ -29,12 +35,37 @@ class _App(FastAPI):
     def build_middleware_stack(self) -> ASGIApp:
         return SecurityHeaders(super().build_middleware_stack())
 
+    def openapi(self) -> dict[str, Any]:
+        """FastAPI's document, with the admin token's bearer scheme that guarded routes name
+        and every refusal documented as the JSON `Problem` errors.py sends."""
+        if self.openapi_schema is not None:
+            return self.openapi_schema
+        schema = super().openapi()
+        json_refusals(schema)
+        schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
+        schemes[ADMIN_SCHEME] = {"type": "http", "scheme": "bearer",
+                                 "description": "the table's admin token (the admin link's "
+                                                "#token=...)"}
+        return schema
+
+
+def _serve_openapi(app: FastAPI) -> None:
+    """`GET /openapi.json`, public: the API's shape holds no secret. It is a guarded route
+    marked public (FastAPI's own would bypass the guard); /docs stays off."""
+
+    @public
+    def openapi_json() -> JSONResponse:
+        return JSONResponse(app.openapi())
+
+    app.add_api_route(OPENAPI_PATH, openapi_json, methods=["GET"], include_in_schema=False)
+
 
 def create_app(settings: Settings | None = None, token: str | None = None) -> FastAPI:
     """Build the app; `token` defaults to the env token or the data folder's token file.
 
-    The docs and OpenAPI routes are off: they are not guarded, and deny-by-default means
-    no route exists that the guard does not know about.
+    FastAPI's own docs and OpenAPI routes are off (they would bypass the guard, and
+    deny-by-default means no route exists that the guard does not know about); the
+    OpenAPI document is served by a public guarded route instead.
     """
     settings = settings or Settings()
     store = GameStore(settings.db_path)
@@ -55,8 +86,8 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.state.store = store
     app.state.hub = Hub()
     app.state.camera = camera
-    app.state.vision = scan.Vision(settings.model_dir, settings.model_runtime)
-    app.state.scans = scan.ScanImages()
+    app.state.vision = Vision(settings.model_dir, settings.model_runtime)
+    app.state.scans = ScanImages()
     app.state.admin_token = token or resolve_token(settings)[0]
     errors.install(app)
     app.add_middleware(BodyLimit, default=MAX_BODY,
@@ -65,4 +96,5 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     api.register(app)
     scan.register(app)
     knockcheck.register(app)
+    _serve_openapi(app)
     return app

@@ -1,7 +1,8 @@
 """The admin token and deny-by-default route guarding.
 
 Every route built with `GuardedRoute` demands the admin token unless its endpoint is
-marked `@public`; forgetting the marker fails closed, never open.
+marked `@public`; forgetting the marker fails closed, never open. A guarded route says so
+in the OpenAPI document (its 401, and the bearer scheme `ADMIN_SCHEME`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fastapi import Request, Response
-from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
 from scorekeeper.settings import Settings
+from scorekeeper.web.errors import ApiError
+from scorekeeper.web.models import UNAUTHORIZED
 
 F = TypeVar("F", bound=Callable[..., Any])
+ADMIN_SCHEME = "adminToken"  # the OpenAPI security scheme: `Authorization: Bearer <token>`
+TOKEN_REQUIRED = "admin token required: send Authorization: Bearer <token>"
 
 
 def public(endpoint: F) -> F:
@@ -80,6 +84,13 @@ def is_admin(request: Request) -> bool:
 class GuardedRoute(APIRoute):
     """An APIRoute that answers 401 before reading the body unless the endpoint is public."""
 
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if not is_public(endpoint):
+            kwargs["responses"] = {**UNAUTHORIZED, **(kwargs.get("responses") or {})}
+            kwargs["openapi_extra"] = {**(kwargs.get("openapi_extra") or {}),
+                                       "security": [{ADMIN_SCHEME: []}]}
+        super().__init__(path, endpoint, **kwargs)
+
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
         if is_public(self.endpoint):
@@ -87,11 +98,7 @@ class GuardedRoute(APIRoute):
 
         async def guarded(request: Request) -> Response:
             if not is_admin(request):
-                return JSONResponse(
-                    {"detail": "admin token required: send Authorization: Bearer <token>"},
-                    status_code=401,
-                    headers={"WWW-Authenticate": "Bearer"},
-                )
+                raise ApiError(401, TOKEN_REQUIRED, {"WWW-Authenticate": "Bearer"})
             return await handler(request)
 
         return guarded

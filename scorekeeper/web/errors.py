@@ -1,12 +1,24 @@
-"""Every error leaves as `{"detail": "<one message naming the problem>"}` with a 4xx code.
+"""The one error path: every refusal leaves here as `{"detail": "<one message>"}`.
+
+Handlers for each kind of failure are installed on the app by `install`: the request's
+shape (pydantic, 422), the rules' refusals (RulesError, 422), the store's answers (no such
+game 404, game over 409, a database or disk fault 503), the camera (503), the live-stream
+caps (429/503), a route's own refusal (`ApiError`), and anything unexpected (500 with a
+generic message; the traceback goes to the log). Routes raise; none builds an error reply.
 
 A reply is small whatever came in: at most a few problems, each cut short, none echoing the
 value that caused it (a 7 MB body of bad players once got a 127 MB reply), and always
 encodable (a lone surrogate in a key would make the reply itself a 500).
+
+Only the body-size middleware (limits.py) answers on its own: it refuses a body before the
+app, and so these handlers, ever see the request.
 """
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,10 +27,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from scorekeeper.camera.base import CameraError
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.names import safe_text
 from scorekeeper.rules.settings import plain_message
 from scorekeeper.store import GameNotFound, GameOver
+from scorekeeper.store.faults import StoreError, explain
+from scorekeeper.web.hub import StreamRefused
+from scorekeeper.web.models import UNION_TAGS
+
+log = logging.getLogger(__name__)
 
 MAX_ERRORS = 3       # problems named in one reply
 MAX_PROBLEM = 200    # characters per problem
@@ -30,25 +48,65 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _describe(error: dict[str, Any]) -> str:
+def _player(body: Any, index: int) -> str | None:
+    """The name of the hand's player at `index`, when the body gives one."""
+    players = body.get("players") if isinstance(body, dict) else None
+    if not isinstance(players, list) or not 0 <= index < len(players):
+        return None
+    name = players[index].get("name") if isinstance(players[index], dict) else None
+    return _cut(name.strip(), MAX_PART) if isinstance(name, str) and name.strip() else None
+
+
+def _where(loc: Sequence[Any], body: Any) -> str:
+    """Where a problem is: `players.0.hand.3`, or `player Ann: hand.3` in a hand's players.
+
+    The union tags pydantic puts after a meld's index (`meld`, `lay-off`) are left out.
+    """
+    parts = [part for part in loc if part != "body"]
+    parts = [part for i, part in enumerate(parts)
+             if not (part in UNION_TAGS and i and isinstance(parts[i - 1], int))]
+    head = ""
+    if len(parts) >= 2 and parts[0] == "players" and isinstance(parts[1], int):
+        name = _player(body, parts[1])
+        if name is not None:
+            head, parts = f"player {name}", parts[2:]
+    rest = ".".join(_cut(str(part), MAX_PART) for part in parts)
+    return f"{head}: {rest}" if head and rest else head or rest
+
+
+def _describe(error: Mapping[str, Any], body: Any = None) -> str:
     """One validation problem in players' words: where, and what is wrong (not the value)."""
     if error.get("type") == "json_invalid":
         reason = (error.get("ctx") or {}).get("error", "cannot be parsed")
         return _cut(f"malformed JSON: {reason}", MAX_PROBLEM)
-    loc = [_cut(str(part), MAX_PART) for part in error.get("loc", ()) if part != "body"]
-    where = ".".join(loc)
+    where = _where(error.get("loc", ()), body)
     what = plain_message(error)
     return _cut(f"{where}: {what}" if where else f"the request body {what}", MAX_PROBLEM)
 
 
-def _detail(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"detail": _cut(safe_text(message), MAX_DETAIL)}, status_code=status)
+class ApiError(Exception):
+    """A route's refusal: `status`, the message the phone shows, and any headers.
+
+    Raised, never returned: `install` answers it like every other error.
+    """
+
+    def __init__(self, status: int, detail: str,
+                 headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.headers = dict(headers or {})
+
+
+def _detail(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    body = {"detail": _cut(safe_text(message), MAX_DETAIL)}
+    return JSONResponse(body, status_code=status, headers=dict(headers or {}))
 
 
 async def _invalid(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
-    problems = [_describe(e) for e in errors[:MAX_ERRORS]]
+    problems = [_describe(e, exc.body) for e in errors[:MAX_ERRORS]]
     if len(errors) > MAX_ERRORS:
         more = len(errors) - MAX_ERRORS
         problems.append(f"and {more} more problem{'' if more == 1 else 's'}")
@@ -65,6 +123,11 @@ async def _http(request: Request, exc: Exception) -> Response:
     return await http_exception_handler(request, exc)
 
 
+async def _refused(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return _detail(exc.status, exc.detail, exc.headers)
+
+
 async def _rules(_: Request, exc: Exception) -> JSONResponse:
     return _detail(422, str(exc) or type(exc).__name__)
 
@@ -77,10 +140,49 @@ async def _game_over(_: Request, exc: Exception) -> JSONResponse:
     return _detail(409, str(exc))
 
 
+async def _storage(request: Request, exc: Exception) -> JSONResponse:
+    """A database or disk fault: 503 with the words of `store.faults`, never a bare 500.
+
+    A full disk, a read-only file system or a damaged file would otherwise reach the phone
+    as a 500 that the page cannot explain.
+    """
+    action = "read its games" if request.method in ("GET", "HEAD") else "save"
+    detail = explain(exc, action)
+    log.error("%s %s: %s (%s)", request.method, request.url.path, detail, exc)
+    return _detail(503, detail)
+
+
+async def _camera(request: Request, exc: Exception) -> JSONResponse:
+    log.warning("%s %s: camera: %s", request.method, request.url.path, exc)
+    return _detail(503, f"camera: {exc}")
+
+
+async def _stream_refused(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StreamRefused)
+    return _detail(exc.status, exc.message, {"Retry-After": str(exc.retry_after_s)})
+
+
+UNEXPECTED = "the scorekeeper hit an unexpected error; it is in the server's log"
+
+
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    """Anything no other handler knows: a bug. The phone gets a 500 in words, the log the
+    traceback. (Starlette then raises the error again, for the server and test clients.)"""
+    log.error("%s %s: unexpected error", request.method, request.url.path,
+              exc_info=(type(exc), exc, exc.__traceback__))
+    return _detail(500, UNEXPECTED)
+
+
 def install(app: FastAPI) -> None:
-    """Register the handlers that turn store and engine errors into 4xx answers."""
+    """Register the handlers that turn every error into its `{"detail": ...}` answer."""
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(ApiError, _refused)
     app.add_exception_handler(GameOver, _game_over)
     app.add_exception_handler(RulesError, _rules)
     app.add_exception_handler(GameNotFound, _not_found)
+    app.add_exception_handler(sqlite3.Error, _storage)
+    app.add_exception_handler(StoreError, _storage)
+    app.add_exception_handler(CameraError, _camera)
+    app.add_exception_handler(StreamRefused, _stream_refused)
+    app.add_exception_handler(Exception, _unexpected)

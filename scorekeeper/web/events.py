@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
+from typing import Annotated
 
-from fastapi import Request, Response
+from fastapi import Header, Response
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import StreamingResponse
 
 from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
-from scorekeeper.web.hub import Hub, StreamRefused, sse_message
+from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
+from scorekeeper.web.hub import REFUSED_RETRY_S, Hub, StreamRefused, sse_message
+
+log = logging.getLogger(__name__)
 
 RETRY_MS = 2000
-REFUSED_RETRY_S = 10  # how long a refused phone is asked to wait before trying again
+
+
+class EventStream(StreamingResponse):
+    """A live stream of Server-Sent Events (the media type, for the OpenAPI document)."""
+
+    media_type = "text/event-stream"
 
 
 async def _stream(
@@ -29,6 +39,7 @@ async def _stream(
     try:
         queue = hub.subscribe(game_id, client)
     except StreamRefused as refused:  # the route's check raced another stream: end at once
+        log.info("live stream for game %s refused to %s: %s", game_id, client, refused.message)
         yield f"retry: {REFUSED_RETRY_S * 1000}\n: {refused.message}\n\n"
         return
     try:
@@ -54,22 +65,16 @@ async def _stream(
 
 
 @public
-async def game_events(game_id: int, request: Request) -> Response:
-    store: GameStore = request.app.state.store
-    hub: Hub = request.app.state.hub
-    client = request.client.host if request.client else ""
+async def game_events(
+    game_id: int, store: StoreDep, hub: HubDep, settings: SettingsDep, client: ClientDep,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> Response:
+    """The game's view now and after each change (`id` is its seq); Last-Event-ID skips the
+    first one when the phone already has it."""
     refused = hub.refusal(client)
     if refused is not None:
-        headers = {"Retry-After": str(REFUSED_RETRY_S)}
-        return JSONResponse({"detail": refused.message}, refused.status, headers=headers)
+        raise refused
     await run_in_threadpool(store.get, game_id)  # an unknown game is a 404, not an empty stream
-    stream = _stream(
-        store,
-        hub,
-        game_id,
-        client,
-        request.headers.get("last-event-id"),
-        request.app.state.settings.keepalive_s,
-    )
+    stream = _stream(store, hub, game_id, client, last_event_id, settings.keepalive_s)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+    return EventStream(stream, headers=headers)

@@ -19,6 +19,7 @@ from scorekeeper.web.limits import is_local
 QUEUE_SIZE = 8
 MAX_STREAMS = 256  # in all: a table has a dozen phones; each stream is a socket and a task
 STREAMS_PER_CLIENT = 16  # a browser keeps at most 6 connections per server
+REFUSED_RETRY_S = 10  # how long a refused phone is asked to wait before trying again
 Item = tuple[int, str] | None  # (seq, SSE message), or None: the server is shutting down
 
 
@@ -28,12 +29,16 @@ def sse_message(view: dict[str, Any]) -> str:
 
 
 class StreamRefused(Exception):
-    """Too many live streams: 429 for one client's, 503 for the server's."""
+    """Too many live streams: 429 for one client's, 503 for the server's.
 
-    def __init__(self, status: int, message: str) -> None:
+    Raised from a route, web/errors.py answers it with `Retry-After: retry_after_s`.
+    """
+
+    def __init__(self, status: int, message: str, retry_after_s: int = REFUSED_RETRY_S) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after_s = retry_after_s
 
 
 class Hub:

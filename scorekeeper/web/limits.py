@@ -1,4 +1,5 @@
-"""Request bodies have a size and a pace: too big is a 413 before reading, too slow a 408.
+"""Request bodies have a size and a pace: too big is a 413 before reading, too slow a 408;
+and a public route that costs work has a rate per client (`RateLimit`).
 
 The server runs on a Pi that anyone on the table's network can reach, so no request may
 make it buffer without bound or wait forever. A body's declared size (Content-Length) is
@@ -11,7 +12,9 @@ import asyncio
 import ipaddress
 import json
 import re
+import threading
 import time
+from collections import OrderedDict, deque
 from collections.abc import Mapping
 
 from starlette.exceptions import HTTPException
@@ -20,6 +23,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 MAX_BODY = 1024 * 1024  # JSON bodies: a hand or a new game is a few hundred bytes
 BODY_IDLE_S = 20.0  # a body that stops arriving for this long is given up (408)
 BODY_TOTAL_S = 300.0  # and any body must be in within this (20 MB at about 550 kbit/s)
+PER_MINUTE = 6  # knock checks per client a minute: a player asks once or twice a hand
+WINDOW_S = 60.0
+CLIENTS = 1024  # clients remembered; the least recent is forgotten first
 
 
 def is_local(host: str) -> bool:
@@ -156,3 +162,30 @@ async def _answer(send: Send, status: int, detail: str) -> None:
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+class RateLimit:
+    """At most `per_window` calls per client in any `window_s` seconds (sliding window)."""
+
+    def __init__(self, per_window: int = PER_MINUTE, window_s: float = WINDOW_S,
+                 clients: int = CLIENTS) -> None:
+        self.per_window = per_window
+        self.window_s = window_s
+        self.clients = clients
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def wait_s(self, client: str, now: float | None = None) -> float:
+        """0 and the call counted, or how long until this client may call again."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            calls = self._seen.pop(client, None) or deque()
+            while calls and now - calls[0] >= self.window_s:
+                calls.popleft()
+            self._seen[client] = calls  # most recent last
+            while len(self._seen) > self.clients:
+                self._seen.popitem(last=False)
+            if len(calls) >= self.per_window:
+                return self.window_s - (now - calls[0])
+            calls.append(now)
+            return 0.0

@@ -1,0 +1,346 @@
+"""The API's bodies as pydantic models: what each route takes and answers, and its refusals.
+
+The models give the shape (types, required keys, cheap length bounds); the meaning stays
+with the rules (`scorekeeper.rules`): a third copy of a card, a hand of the wrong size, a
+name the game does not know are refused there, in their words. The length bounds sit far
+above what any rule allows, so that a flood stops at its first item while the rules' own
+checks still name each variant's limits.
+
+Request models forbid unknown keys and take JSON types as they are (no "5" for 5, no 1 for
+true): a request is stored as its event exactly as the client sent it.
+
+Answers are documented here and checked against the real replies by the schema fuzz test
+(tests/test_api_fuzz.py); the routes still send their dicts as they are (a game's view is
+built once per change by the store). Variant-specific keys are allowed in every answer.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, Tag
+
+from scorekeeper.rules.hand import MAX_HAND
+
+MAX_LISTED = 64  # players, cards, melds, hands' worth of items in one request
+MAX_TEXT = 200  # a name, a variant (the rules allow 40-character names)
+MAX_CODE = 16  # a card code ("10H", "Q♠", " jk "); the rules name a bad one
+MAX_SETTINGS = 32  # keys of a settings object (the rules know 11)
+
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+CardCode = Annotated[str, Field(max_length=MAX_CODE, description="a card code: 7H, 10S, QC, JK")]
+Cards = Annotated[list[CardCode], Field(max_length=MAX_LISTED)]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# ---- refusals -------------------------------------------------------------------------------
+
+class Problem(BaseModel):
+    """Every refusal: one short message naming the problem, in the players' words."""
+
+    detail: str
+
+
+_WHY = {
+    400: "The upload cannot be read (a broken multipart form)",
+    401: "The admin token is missing or wrong",
+    404: "No such game (or scan)",
+    409: "The game is over",
+    413: "The body or photo is too big",
+    414: "The text is too long",
+    415: "The upload is not an image",
+    422: "The request is refused, the message says why (the rules' own words)",
+    429: "Too many requests from this phone; Retry-After says when to try again",
+    503: "The database, the camera or the card reader cannot serve it now",
+}
+_RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "string"}}}
+
+
+def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The `responses` entries for a route's refusals, each a `Problem`."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in codes:
+        out[code] = {"model": Problem, "description": _WHY[code]}
+        if code == 429:
+            out[code]["headers"] = _RETRY_AFTER
+    return out
+
+
+_PROBLEM_REF = "#/components/schemas/Problem"
+_FASTAPI_422 = "#/components/schemas/HTTPValidationError"
+
+
+def json_refusals(doc: dict[str, Any]) -> None:
+    """Make the OpenAPI document say what errors.py sends, in place: every refusal is a JSON
+    `Problem`, whatever a route answers when it succeeds (FastAPI gives a refusal the
+    route's media type, a JPEG's for instance), and a 422 is one too (FastAPI's default
+    documents a list of pydantic errors, which no reply holds)."""
+    for operations in doc.get("paths", {}).values():
+        for operation in operations.values():
+            for code, answer in operation.get("responses", {}).items():
+                refs = {media.get("schema", {}).get("$ref")
+                        for media in answer.get("content", {}).values()}
+                if code.startswith("2") or not refs & {_PROBLEM_REF, _FASTAPI_422}:
+                    continue
+                answer["content"] = {"application/json": {"schema": {"$ref": _PROBLEM_REF}}}
+                if _FASTAPI_422 in refs:
+                    answer["description"] = _WHY[422]
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    schemas.setdefault("Problem", Problem.model_json_schema())
+
+
+UNAUTHORIZED: dict[int | str, dict[str, Any]] = {401: {
+    "model": Problem, "description": _WHY[401],
+    "headers": {"WWW-Authenticate": {"description": "Bearer", "schema": {"type": "string"}}},
+}}
+
+
+# ---- requests -------------------------------------------------------------------------------
+
+class NewGame(_Request):
+    variant: Text = Field(description="chicago, rummy, rummy10 or rummy500 (GET /api/variants)")
+    players: list[Text] = Field(max_length=MAX_LISTED, description="the players' names, in "
+                                                                   "seating order")
+    settings: dict[str, Any] | None = Field(None, max_length=MAX_SETTINGS,
+                                            description="the variant's settings; unset ones "
+                                                        "take their defaults")
+
+
+class LayOff(_Request):
+    """Cards laid off on a meld already on the table (`on` names that meld's cards)."""
+
+    cards: Cards
+    on: Cards = []
+
+
+UNION_TAGS = frozenset({"meld", "lay-off"})  # in an error's location; errors.py drops them
+
+
+def _meld_kind(value: Any) -> str:
+    return "lay-off" if isinstance(value, dict | LayOff) else "meld"
+
+
+Meld = Annotated[
+    Annotated[Cards, Tag("meld")] | Annotated[LayOff, Tag("lay-off")],
+    Discriminator(_meld_kind),
+]
+
+
+class PlayerHandIn(_Request):
+    """One player's part of a hand: the cards (or, typed instead, the points) and the flags.
+
+    The keys are those `scorekeeper.rules.hand.parse_player` reads; it checks what they mean.
+    """
+
+    name: Text
+    total: StrictInt | None = Field(None, description="kept by the game: the API refuses it "
+                                                      "(the score command reads it)")
+    hand: Cards = Field([], description="cards left in hand")
+    melds: list[Meld] = Field([], max_length=MAX_LISTED,
+                              description="melds in front of the player: a list of card codes, "
+                                          "or {cards, on} for a lay-off")
+    knocked: StrictBool = False
+    went_out: StrictBool = False
+    rummy: StrictBool = False
+    held: StrictInt | None = Field(None, description="points held in hand, typed instead of "
+                                                     "the cards (a whole number from 0)")
+    melded: StrictInt | None = Field(None, description="Rummy 500: points melded, typed "
+                                                       "instead of the cards (from 0)")
+
+
+class HandIn(_Request):
+    players: list[PlayerHandIn] = Field(max_length=MAX_LISTED)
+
+
+class SettingsIn(_Request):
+    settings: dict[str, Any] = Field(max_length=MAX_SETTINGS)
+
+
+class RenameIn(_Request):
+    old: Text
+    new: Text
+
+
+class ScanCamera(_Request):
+    """A scan with the table's camera: whose cards (none: the whole table)."""
+
+    player: Text | None = None
+
+
+class KnockCards(_Request):
+    """The cards a player tapped in, instead of a photo."""
+
+    player: Text
+    cards: list[Annotated[str, Field(max_length=8)]] = Field(max_length=MAX_HAND)
+
+
+def photo_schema(player: str, *, player_required: bool = False) -> dict[str, Any]:
+    """The multipart form of a photo upload: the file `image`, and `player` (`player` says
+    what the name is for)."""
+    return {"type": "object",
+            "properties": {"image": {"type": "string", "format": "binary"},
+                           "player": {"type": "string", "description": player}},
+            "required": ["image", "player"] if player_required else ["image"]}
+
+
+def json_or_photo(model: type[BaseModel], photo_form: dict[str, Any]) -> dict[str, Any]:
+    """`openapi_extra` for a route that reads either a JSON `model` or a photo upload."""
+    return {"requestBody": {"required": True, "content": {
+        "application/json": {"schema": model.model_json_schema()},
+        "multipart/form-data": {"schema": photo_form},
+    }}}
+
+
+# ---- answers --------------------------------------------------------------------------------
+
+class Standing(_Answer):
+    """A player's place in the game; one of the last three keys, by variant."""
+
+    name: str
+    total: int
+    eliminated: bool
+    knock_limit: int | None = Field(None, description="Chicago: null once eliminated")
+    hands_left: int | None = Field(None, description="Rummy played for a number of hands")
+    to_target: int | None = Field(None, description="points still to the target")
+
+
+class PlayerScore(_Answer):
+    """A player's score for one hand, and the melds the rules found."""
+
+    name: str
+    points: int
+    total: int
+    deadwood: int
+    melds: list[list[str]]
+    unmelded: list[str]
+    eliminated: bool
+
+
+class HandScore(_Answer):
+    """A scored hand, as the rules score it (variants add their own keys)."""
+
+    n: int
+    players: list[PlayerScore]
+    knock: dict[str, Any] | None
+    game_over: bool
+    winner: str | None
+
+
+class HandAnswer(HandScore):
+    """A hand just added or corrected: its number and the game's new sequence number."""
+
+    seq: int
+
+
+class PlayedHand(_Answer):
+    n: int
+    players: list[dict[str, Any]] = Field(description="the hand as it was entered")
+    result: HandScore
+
+
+class GameView(_Answer):
+    """A game as it stands: the replay of its events."""
+
+    id: int
+    variant: str
+    settings: dict[str, Any]
+    players: list[Standing]
+    hands: list[PlayedHand]
+    game_over: bool
+    winner: str | None
+    leader: str | None
+    created_at: str
+    seq: int = Field(description="events so far; the live stream's event id")
+
+
+class ListedPlayer(_Answer):
+    name: str
+    total: int
+    eliminated: bool
+
+
+class GameSummary(_Answer):
+    """A game in the list, newest first."""
+
+    id: int
+    variant: str
+    created_at: str
+    seq: int
+    players: list[ListedPlayer]
+    game_over: bool | None
+    winner: str | None
+    leader: str | None
+
+
+class CameraHealth(_Answer):
+    state: str
+    error: str | None
+
+
+class Health(_Answer):
+    """`ok` only when the store reads and can write; `detail` says what is wrong when not."""
+
+    ok: bool
+    db: str
+    store: dict[str, Any]
+    camera: CameraHealth
+    detail: str | None = None
+
+
+class Session(BaseModel):
+    admin: bool
+
+
+class ScanAnswer(_Answer):
+    """What a scan read: the cards, how they lie, and the annotated photo's address."""
+
+    player: str | None
+    cards: list[dict[str, Any]]
+    melds: list[list[str]]
+    hand: list[str]
+    impossible: list[str]
+    image: str
+    knock: dict[str, Any] | None
+    ms: int
+
+
+class KnockAnswer(BaseModel):
+    """The verdict for the asking phone: the rules' knock check and the cards it used."""
+
+    player: str
+    limit: int
+    deadwood: int
+    legal: bool | None  # None: no verdict (no cards read, or cards the decks cannot hold)
+    melds: list[list[str]]
+    unmelded: list[str]
+    dropped: str | None
+    cards: list[str]
+    impossible: list[str] = []
+
+
+JPEG: dict[int | str, dict[str, Any]] = {200: {
+    "description": "a JPEG picture",
+    "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}},
+}}
+EVENT_STREAM: dict[int | str, dict[str, Any]] = {200: {
+    "description": "Server-Sent Events: the game's view (as GET /api/games/{id}) on connect "
+                   "and after each change, `id` its seq; comments keep the line alive",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+}}
+SVG: dict[int | str, dict[str, Any]] = {200: {
+    "description": "an SVG QR code",
+    "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+}}
+HTML: dict[int | str, dict[str, Any]] = {200: {
+    "description": "the scoreboard page",
+    "content": {"text/html": {"schema": {"type": "string"}}},
+}}
