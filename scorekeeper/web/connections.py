@@ -14,6 +14,7 @@ their own timeouts (limits.py) and live streams their own caps (hub.py).
 from __future__ import annotations
 
 import asyncio
+import logging
 import resource
 from collections import Counter
 from collections.abc import Callable
@@ -25,6 +26,8 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from scorekeeper.web.limits import is_local
+
+log = logging.getLogger(__name__)
 
 HEADER_TIMEOUT_S = 10.0  # a request head is under 2 KB: seconds even on a poor phone link
 KEEP_ALIVE_S = 5  # idle time allowed between requests (uvicorn's own timer)
@@ -60,8 +63,8 @@ def raise_file_limit(target: int = NOFILE_TARGET) -> int:
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
             soft = ceiling
-        except (ValueError, OSError):
-            pass
+        except (ValueError, OSError) as exc:  # the caps below then fit the lower limit
+            log.warning("cannot raise the open-file limit from %s to %s: %s", soft, ceiling, exc)
     return soft if soft != resource.RLIM_INFINITY else target
 
 

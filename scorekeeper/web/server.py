@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import ipaddress
+import logging
 import os
 import socket
 import sys
@@ -21,6 +22,8 @@ from scorekeeper.web.auth import resolve_token
 from scorekeeper.web.connections import raise_file_limit, server_config
 from scorekeeper.web.hub import Hub
 
+log = logging.getLogger(__name__)
+
 ALL_INTERFACES = {"", "0.0.0.0", "::"}
 
 
@@ -36,7 +39,8 @@ def lan_ip(host: str) -> str:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("10.255.255.255", 1))
             return str(probe.getsockname()[0])
-    except OSError:
+    except OSError as exc:  # no route out: no network yet (reach_note says so)
+        log.info("no LAN address (%s): showing 127.0.0.1", exc)
         return "127.0.0.1"
 
 
@@ -239,5 +243,5 @@ def serve(
            show_link=not goes_to_a_log(sys.stdout), command=admin_link_command(config),
            reach=reach)
     # header deadline, connection caps and the file limit: see connections.py
-    config = server_config(app, settings.host, settings.port, raise_file_limit())
-    _Server(config, app.state.hub).run()
+    uvicorn_config = server_config(app, settings.host, settings.port, raise_file_limit())
+    _Server(uvicorn_config, app.state.hub).run()
