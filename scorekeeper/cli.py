@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from scorekeeper.decks.profile import DeckProfile
     from scorekeeper.settings import Settings
 
 EXIT_BAD_INPUT = 2
@@ -85,19 +86,63 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _deck(args: argparse.Namespace) -> DeckProfile | None:
+    """`--deck NAME`'s profile; a missing or broken one is a warning, and the generic model
+    reads (as a scan would)."""
+    from scorekeeper.decks.profile import deck_for_reading
+
+    profile, warning = deck_for_reading(_settings(args).data_dir, args.deck)
+    if warning:
+        sys.stderr.write(f"warning: {warning}\n")
+    return profile
+
+
 def _cmd_read(args: argparse.Namespace) -> int:
     from scorekeeper.vision.read_cmd import read_images
 
     return read_images(args.images, as_json=args.json, annotate=args.annotate,
                        runtime=args.runtime, out=sys.stdout, err=sys.stderr,
-                       models=_models(args))
+                       models=_models(args), deck=_deck(args))
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from scorekeeper.vision.evaluate import run
 
     return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
-               limit=args.limit, out=sys.stdout, models=_models(args), err=sys.stderr)
+               limit=args.limit, out=sys.stdout, models=_models(args), err=sys.stderr,
+               deck=_deck(args))
+
+
+def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:
+    """The one deck action that trains: its code is imported only here."""
+    from scorekeeper.decks.profile import open_deck
+    from scorekeeper.training.adapt import Cancelled, adapt_deck
+
+    profile = open_deck(data_dir, args.name)
+    try:
+        outcome = adapt_deck(profile, models, args.minutes, args.seed, out=sys.stderr)
+    except Cancelled as exc:
+        sys.stderr.write(f"\n{exc}\n")
+        return 130
+    sys.stdout.write(f"deck {profile.name}: {outcome.message} "
+                     f"({outcome.steps} steps, {outcome.seconds / 60:.1f} min)\n")
+    return 0
+
+
+def _cmd_deck(args: argparse.Namespace) -> int:
+    from scorekeeper.decks import cli as deck_cli
+    from scorekeeper.decks.profile import DeckError
+    from scorekeeper.vision.reader import VisionError
+
+    settings = _settings(args)
+    data_dir, models = settings.data_dir, _models(args)
+    try:
+        if args.action == "adapt":
+            return _deck_adapt(args, data_dir, models)
+        return deck_cli.run(args, data_dir, models, sys.stdout)
+    except (DeckError, VisionError) as exc:
+        sys.stderr.write(f"scorekeeper deck {args.action}: {exc}\n")
+        return EXIT_BAD_INPUT
 
 
 def _cmd_db(args: argparse.Namespace) -> int:
@@ -127,6 +172,11 @@ def _add_models(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, default=None,
                         help="model folder (default: the config's [model] dir, else models/)")
     _add_config(parser)
+
+
+def _add_deck(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deck", default=None,
+                        help="read with this deck's adapted classifier (`scorekeeper deck`)")
 
 
 def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -179,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--annotate", type=Path, default=None,
                       help="write the image(s) with boxes and labels (a file, or a folder)")
     read.add_argument("--runtime", choices=["onnx", "ncnn", "torch"], default=None)
+    _add_deck(read)
     _add_models(read)
     read.set_defaults(func=_cmd_read)
 
@@ -188,10 +239,14 @@ def build_parser() -> argparse.ArgumentParser:
                     help="rendered held-out set (default: data/model-work/test)")
     ev.add_argument("--real", type=Path, default=None, help="real-photos-dev folder")
     ev.add_argument("--limit", type=int, default=None, help="first N synthetic images")
+    _add_deck(ev)
     _add_models(ev)
     ev.set_defaults(func=_cmd_eval)
 
     _add_db(sub)
+    from scorekeeper.decks.cli import add_parser as add_deck
+
+    add_deck(sub, _cmd_deck, _add_models)
     link = sub.add_parser("admin-link", help="print the admin link the server made "
                                              "(needs read access to the data folder)")
     _add_config(link)

@@ -54,11 +54,12 @@ class IndexClassifier:
         x = crops_to_tensor(crops)
         turns = turns if turns is not None else (0, 1, 2, 3) if self.turns else (0,)
         looks = [np.ascontiguousarray(np.rot90(x, k, axes=(2, 3))) for k in turns]
-        logits = self.session.run(None, {self.input: np.concatenate(looks)})[0]
+        logits = np.asarray(self.session.run(None, {self.input: np.concatenate(looks)})[0])
         z = logits - logits.max(1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
-        return p.reshape(len(looks), len(crops), -1).mean(0)
+        out: np.ndarray = p.reshape(len(looks), len(crops), -1).mean(0)
+        return out
 
     def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
         if not crops:

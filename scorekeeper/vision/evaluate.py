@@ -13,10 +13,13 @@ import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.vision.classes import RANK_NAMES, rank_of
 from scorekeeper.vision.reader import MODELS, CardReader, VisionError, load_image
+
+if TYPE_CHECKING:
+    from scorekeeper.decks.profile import DeckProfile
 
 REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-dev"
 
@@ -37,7 +40,7 @@ class Score:
     predicted: int = 0
     correct: int = 0
     false: int = 0
-    confusions: Counter = field(default_factory=Counter)
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     by_size: dict[str, list[int]] = field(default_factory=dict)  # bucket → [labelled, read]
 
     def as_dict(self) -> dict[str, Any]:
@@ -64,7 +67,8 @@ def read_labels(path: Path) -> list[dict[str, Any]]:
     a list (`{"objects": [...]}` is read too). Here, not beside the renderer, so that
     `scorekeeper eval` needs none of the training code."""
     data = json.loads(path.read_text())
-    return data["objects"] if isinstance(data, dict) else data
+    objects: list[dict[str, Any]] = data["objects"] if isinstance(data, dict) else data
+    return objects
 
 
 def legacy_set(test: Path) -> Path | None:
@@ -156,12 +160,18 @@ def format_report(name: str, s: dict[str, Any]) -> str:
 
 
 def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: int | None,
-        out: Any, models: Path | None = None, err: Any = None) -> int:
+        out: Any, models: Path | None = None, err: Any = None,
+        deck: DeckProfile | None = None) -> int:
+    """Score the model (with `deck`'s classifier, when given) on both sets."""
     try:
-        reader = CardReader(models or MODELS, runtime=runtime)
+        reader = CardReader(models or MODELS, runtime=runtime, deck=deck)
     except VisionError as exc:
         (err or out).write(f"error: {exc}\n")
         return 2
+    for warning in reader.warnings:
+        (err or out).write(f"warning: {warning}\n")
+    if reader.deck is not None:
+        out.write(f"reading with deck {reader.deck!r}'s classifier\n")
     synthetic = synthetic or MODELS.parent / "data" / "model-work" / "test"
     real = real or REAL_PHOTOS
     if (synthetic / "cards").exists():

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from scorekeeper.decks.profile import DeckProfile
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
@@ -19,8 +22,9 @@ def _annotate_path(target: Path, image: Path, many: bool) -> Path:
 
 def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
                 runtime: str | None, out: TextIO, err: TextIO,
-                models: Path | None = None) -> int:
-    """Read each image; `models` is the model folder (None: the source tree's models/)."""
+                models: Path | None = None, deck: DeckProfile | None = None) -> int:
+    """Read each image; `models` is the model folder (None: the source tree's models/),
+    `deck` a deck profile whose classifier reads the indices."""
     import cv2
 
     from scorekeeper.vision.annotate import annotate as draw
@@ -28,10 +32,12 @@ def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
     from scorekeeper.vision.scan import place_on_mat
 
     try:
-        reader = CardReader(models or MODELS, runtime=runtime)
+        reader = CardReader(models or MODELS, runtime=runtime, deck=deck)
     except VisionError as exc:
         err.write(f"error: {exc}\n")
         return 2
+    for warning in reader.warnings:
+        err.write(f"warning: {warning}\n")
     status = 0
     for path in images:
         try:

@@ -6,12 +6,12 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scorekeeper.vision.classes import CARD, CARD_CODES, INDEX
-from scorekeeper.vision.classifier import IndexClassifier, crop_index
+from scorekeeper.vision.classes import CARD, CARD_CODES, CLASSIFIER_CLASSES, INDEX
+from scorekeeper.vision.classifier import CROP, IndexClassifier, crop_index
 from scorekeeper.vision.detectors import create_detector
 from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
@@ -25,6 +25,9 @@ from scorekeeper.vision.refocus import (
     MIN_GAIN,
     refocus_scale,
 )
+
+if TYPE_CHECKING:
+    from scorekeeper.decks.profile import DeckProfile
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 MIN_CARD_PROB = 0.5  # a classifier answer below this is no card (model.json: min_prob)
@@ -46,9 +49,15 @@ class ReadResult:
 
 
 class CardReader:
-    """Detector + index classifier + corner pairing, configured by models/model.json."""
+    """Detector + index classifier + corner pairing, configured by models/model.json.
 
-    def __init__(self, models: Path = MODELS, runtime: str | None = None) -> None:
+    `deck`: a deck profile whose adapted classifier reads the indices instead of the
+    generic one (the detector is the generic one either way). A deck model that cannot be
+    loaded is not fatal: the generic classifier reads, and `warnings` says so.
+    """
+
+    def __init__(self, models: Path = MODELS, runtime: str | None = None,
+                 deck: DeckProfile | None = None) -> None:
         meta_path = models / "model.json"
         if not meta_path.exists():
             raise VisionError(f"no trained model: {meta_path} is missing (run `make model`)")
@@ -73,8 +82,14 @@ class CardReader:
         self.detector = create_detector(config, self.names)
         self.two_stage = self.names[:2] == ("index", "card")
         cls = meta.get("classifier", {})
-        self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False)) \
-            if self.two_stage else None
+        self.warnings: list[str] = []
+        self.deck: str | None = None
+        self.classifier = None
+        if self.two_stage and deck is not None and deck.classifier_path is not None:
+            self.classifier = self._deck_classifier(deck, deck.classifier_path,
+                                                    cls.get("turns", False))
+        if self.two_stage and self.classifier is None:
+            self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False))
         self.min_prob = float(cls.get("min_prob", MIN_CARD_PROB))
         # a fixed-size input (NCNN) cannot be enlarged: no second look there
         self.refocus = self.two_stage and not config.imgsz
@@ -83,6 +98,25 @@ class CardReader:
         self.scale = config.scale
         self.settled: dict[str, float] = {}  # camera → the scale its last frame settled on
         self.runtime = runtime
+
+    def _deck_classifier(self, deck: DeckProfile, path: Path, turns: bool
+                         ) -> IndexClassifier | None:
+        """The deck's classifier, or None (and a warning) when it cannot read a crop."""
+        try:
+            classifier = IndexClassifier(path, turns)
+            shape = classifier.probabilities([np.zeros((CROP, CROP, 3), np.uint8)]).shape
+        # onnxruntime raises its own exception types for a missing, truncated or foreign
+        # file; any of them means "this deck's model is unusable", never a failed scan
+        except Exception as exc:  # noqa: BLE001
+            self.warnings.append(f"deck {deck.name!r}: its model {path} cannot be loaded "
+                                 f"({str(exc)[:120]}); reading with the generic model")
+            return None
+        if shape != (1, len(CLASSIFIER_CLASSES)):
+            self.warnings.append(f"deck {deck.name!r}: its model {path} answers {shape[1]} "
+                                 "classes, not the reader's; reading with the generic model")
+            return None
+        self.deck = deck.name
+        return classifier
 
     def read(self, image: np.ndarray, camera: str | None = None) -> ReadResult:
         """Read one frame; `camera` names a fixed camera whose frames share a scale."""

@@ -1,0 +1,88 @@
+"""Labelled crops of a deck: cut from a photo, stored with room around them for augmentation.
+
+A stored crop covers twice the reader's crop (`vision.classifier.crop_index`) at the same
+resolution, so its middle 48 px are exactly what the reader would classify, and adaptation
+can shift, scale and turn it without running out of picture.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorekeeper.decks.profile import DeckProfile
+from scorekeeper.vision.classifier import CROP, MARGIN, crop_index
+
+STORE = 2 * CROP  # stored crop side, px
+STORE_MARGIN = (2 * (1 + 2 * MARGIN) - 1) / 2  # twice the reader's crop, same px per unit
+NONE = "none"
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Example:
+    card: str  # a card code, or "none" for print that is no index
+    box: Box  # in the photo's pixels
+    group: str  # one physical card (its two corners): held back together
+
+
+def cut(image: np.ndarray, box: Box) -> np.ndarray:
+    return crop_index(image, box, margin=STORE_MARGIN, size=STORE)
+
+
+def centre_crop(stored: np.ndarray) -> np.ndarray:
+    """What the reader sees of a stored crop."""
+    o = (STORE - CROP) // 2
+    return stored[o:o + CROP, o:o + CROP]
+
+
+def _overlaps(a: Box, b: Box, pad: float) -> bool:
+    return not (a[2] + pad < b[0] or b[2] + pad < a[0] or a[3] + pad < b[1] or b[3] + pad < a[1])
+
+
+def negatives(image: np.ndarray, avoid: list[Box], sizes: list[float], count: int,
+              rng: random.Random) -> list[Box]:
+    """Index-sized boxes clear of every index and card (`avoid`): the table, the mat's print,
+    a card's middle. `none` examples, so an adapted model still says "no index" there."""
+    h, w = image.shape[:2]
+    out: list[Box] = []
+    for _ in range(count * 20):
+        if len(out) >= count or not sizes:
+            break
+        side = rng.choice(sizes) * rng.uniform(0.7, 1.5)
+        x, y = rng.uniform(0, max(1.0, w - side)), rng.uniform(0, max(1.0, h - side))
+        cand = (x, y, x + side * rng.uniform(0.5, 0.8), y + side)
+        if not any(_overlaps(cand, b, 0.15 * side) for b in avoid):
+            out.append(cand)
+    return out
+
+
+def store(profile: DeckProfile, image: np.ndarray, examples: list[Example],
+          source: str) -> list[dict[str, Any]]:
+    """Write each example's crop under the profile and list it; returns the rows added."""
+    start = len(profile.examples())
+    profile.examples_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for k, ex in enumerate(examples):
+        name = f"{start + k:06d}.png"
+        if not cv2.imwrite(str(profile.examples_dir / name), cut(image, ex.box)):
+            raise OSError(f"cannot write {profile.examples_dir / name}")
+        rows.append({"file": name, "card": ex.card, "group": ex.group, "source": source,
+                     "box": [round(v, 1) for v in ex.box]})
+    profile.add_examples(rows)
+    return rows
+
+
+def load_crops(profile: DeckProfile) -> tuple[list[np.ndarray], list[dict[str, Any]]]:
+    """The stored crops (BGR, STORE × STORE) and their rows; unreadable files are skipped."""
+    crops, rows = [], []
+    for row in profile.examples():
+        img = cv2.imread(str(profile.examples_dir / row["file"]), cv2.IMREAD_COLOR)
+        if img is not None and img.shape[:2] == (STORE, STORE):
+            crops.append(img)
+            rows.append(row)
+    return crops, rows

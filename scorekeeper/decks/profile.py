@@ -1,0 +1,179 @@
+"""A deck profile: what the scorekeeper has learned about one physical deck design.
+
+    <data dir>/decks/NAME/deck.json       the manifest (below)
+    <data dir>/decks/NAME/examples/       labelled crops, one PNG each
+    <data dir>/decks/NAME/examples.jsonl  one line a crop: file, card ("none": no index), group
+    <data dir>/decks/NAME/cards-cls.onnx  the adapted classifier, once `deck adapt` beat the
+                                          generic one on the deck's held-back examples
+
+A profile is read often (every scan of a game that names it) and written rarely, so every
+write goes to a temporary file and is renamed over the old one: a reader sees the old
+profile or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+MANIFEST = "deck.json"
+EXAMPLES = "examples"
+EXAMPLE_LIST = "examples.jsonl"
+CLASSIFIER = "cards-cls.onnx"
+VERSION = 1
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+class DeckError(ValueError):
+    """A deck name, profile or input that cannot be used; the message says which and why."""
+
+
+def decks_root(data_dir: Path) -> Path:
+    return Path(data_dir) / "decks"
+
+
+def check_name(name: str) -> str:
+    """1–40 letters, digits, `_` or `-`, starting with a letter or digit: a folder name
+    that is the same on every file system and can never climb out of the decks folder."""
+    if not NAME.fullmatch(name):
+        raise DeckError(f"deck name {name!r}: use 1-40 letters, digits, '_' or '-', "
+                        "starting with a letter or digit")
+    return name
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@dataclass
+class DeckProfile:
+    name: str
+    folder: Path
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def examples_dir(self) -> Path:
+        return self.folder / EXAMPLES
+
+    @property
+    def classifier_path(self) -> Path | None:
+        """The adapted classifier, or None while the deck has none (read with the generic)."""
+        cls = self.manifest.get("classifier")
+        return self.folder / cls["onnx"] if isinstance(cls, dict) and cls.get("onnx") else None
+
+    def examples(self) -> list[dict[str, Any]]:
+        path = self.folder / EXAMPLE_LIST
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+                if line.strip()]
+
+    def add_examples(self, rows: list[dict[str, Any]]) -> None:
+        """Append example rows (their PNGs already written) and count them in the manifest."""
+        with open(self.folder / EXAMPLE_LIST, "a", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(json.dumps(row) + "\n")
+        self.manifest["examples"] = len(self.examples())
+        self.save()
+
+    def install_classifier(self, onnx: Path, check: dict[str, Any]) -> Path:
+        """Move a checked classifier into place and record its held-back figures."""
+        target = self.folder / CLASSIFIER
+        os.replace(onnx, target)
+        self.manifest["classifier"] = {"onnx": CLASSIFIER, "installed": _now(), "check": check}
+        self.save()
+        return target
+
+    def save(self) -> None:
+        self.manifest.update(version=VERSION, name=self.name)
+        write_atomic(self.folder / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
+
+    def summary(self) -> str:
+        cls = self.manifest.get("classifier")
+        if isinstance(cls, dict):
+            c = cls.get("check", {})
+            model = (f"adapted {cls.get('installed', '?')[:10]}: held-back "
+                     f"{c.get('adapted', 0):.1%} against the generic model's "
+                     f"{c.get('generic', 0):.1%} ({c.get('held_back', '?')} crops)")
+        else:
+            model = "not adapted yet (reads with the generic model)"
+        return f"{self.name}: {self.manifest.get('examples', 0)} examples; {model}"
+
+
+def open_deck(data_dir: Path, name: str) -> DeckProfile:
+    """The profile NAME; DeckError when it does not exist or its manifest is unreadable."""
+    folder = decks_root(data_dir) / check_name(name)
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise DeckError(f"no deck named {name!r} (in {decks_root(data_dir)})")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DeckError(f"deck {name!r}: its manifest {path} is unreadable ({exc})") from None
+    if not isinstance(manifest, dict) or manifest.get("version") != VERSION:
+        raise DeckError(f"deck {name!r}: {path} is not a version-{VERSION} deck manifest")
+    return DeckProfile(name, folder, manifest)
+
+
+def create_or_open(data_dir: Path, name: str) -> tuple[DeckProfile, bool]:
+    """(profile, created?): `deck add` and `deck enrol` create a deck when it is new."""
+    folder = decks_root(data_dir) / check_name(name)
+    if (folder / MANIFEST).exists():
+        return open_deck(data_dir, name), False
+    (folder / EXAMPLES).mkdir(parents=True, exist_ok=True)
+    profile = DeckProfile(name, folder, {"created": _now(), "examples": 0})
+    profile.save()
+    return profile, True
+
+
+def list_decks(data_dir: Path) -> list[DeckProfile | DeckError]:
+    """Every deck folder: its profile, or the error that makes it unusable."""
+    root = decks_root(data_dir)
+    if not root.is_dir():
+        return []
+    out: list[DeckProfile | DeckError] = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and NAME.fullmatch(p.name)):
+        try:
+            out.append(open_deck(data_dir, folder.name))
+        except DeckError as exc:
+            out.append(exc)
+    return out
+
+
+def remove_deck(data_dir: Path, name: str) -> Path:
+    """Delete the deck's folder and everything in it (examples, model); returns the folder."""
+    folder = decks_root(data_dir) / check_name(name)
+    if not folder.is_dir():
+        raise DeckError(f"no deck named {name!r} (in {decks_root(data_dir)})")
+    shutil.rmtree(folder)
+    return folder
+
+
+def deck_for_reading(data_dir: Path, name: str | None) -> tuple[DeckProfile | None, str | None]:
+    """(profile, warning) for reading with deck NAME. A missing or broken profile gives no
+    profile and a warning to show: the scan goes on with the generic model."""
+    if name is None:
+        return None, None
+    try:
+        profile = open_deck(data_dir, name)
+    except DeckError as exc:
+        return None, f"{exc}; reading with the generic model"
+    path = profile.classifier_path
+    if path is None:
+        return None, (f"deck {name!r} has no adapted model yet (run `scorekeeper deck adapt "
+                      f"{name}`); reading with the generic model")
+    if not path.is_file():
+        return None, f"deck {name!r}: its model {path} is missing; reading with the generic model"
+    return profile, None

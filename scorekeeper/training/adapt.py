@@ -1,0 +1,362 @@
+"""`scorekeeper deck adapt`: fine-tune the shipped index classifier on one deck's examples.
+
+A table's deck is a handful of crops; the shipped classifier has seen ~60 000 of 34
+designs. So the network starts from the shipped weights and trains, for a fixed time, on
+batches that are half the deck's crops (shifted, scaled, turned, blurred, relit and partly
+covered: what a meld row or a fan does to an index) and half crops of the other designs
+and of print that is no index, so it keeps reading them. Part of the deck's examples (whole
+physical cards) is held back; the new model is installed only when it reads them better
+than the generic model (and the deck's current one): a worse model is never installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import cv2
+import numpy as np
+
+from scorekeeper.decks.examples import STORE, centre_crop, cut, load_crops
+from scorekeeper.decks.profile import DeckError, DeckProfile
+from scorekeeper.vision.classes import CLASSIFIER_CLASSES
+from scorekeeper.vision.classifier import CROP
+
+CLASS_OF = {c: i for i, c in enumerate(CLASSIFIER_CLASSES)}
+HOLD_BACK = 0.2  # share of the deck's physical cards kept out of training, for the check
+MIN_EXAMPLES = 8
+BATCH = 64
+PEAK_LR = 1e-3
+CHECK_LOOKS = 8  # each held-back crop is also checked under this many augmentations
+SYNTHETIC = 3000  # crops of the other designs made for one run
+
+
+class Cancelled(Exception):
+    """Ctrl-C (or the caller) stopped the run; nothing was installed."""
+
+
+@dataclass
+class Outcome:
+    installed: bool
+    check: dict
+    seconds: float
+    steps: int
+    message: str
+
+
+def split_groups(rows: list[dict], seed: int) -> tuple[list[int], list[int]]:
+    """(train, held back) row positions: whole physical cards go to one side, so a card's
+    second corner never tells the check what its first looked like."""
+    groups = sorted({r["group"] for r in rows if r["card"] != "none"})
+    nones = sorted({r["group"] for r in rows if r["card"] == "none"})
+    rng = random.Random(seed)
+    rng.shuffle(groups)
+    rng.shuffle(nones)
+    held = set(groups[:max(1, round(HOLD_BACK * len(groups)))])
+    held |= set(nones[:round(HOLD_BACK * len(nones))])
+    train = [i for i, r in enumerate(rows) if r["group"] not in held]
+    back = [i for i, r in enumerate(rows) if r["group"] in held]
+    return train, back
+
+
+# ---- augmentation ----------------------------------------------------------------------
+
+def augment(stored: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A stored crop → one 48 px crop as a camera might give it: the reader's crop shifted,
+    scaled and tilted (a detector box is never exact), blurred or low-resolution, relit,
+    and sometimes partly covered by a neighbouring card."""
+    s = rng.uniform(0.8, 1.25)  # >1: the box was larger than the index
+    angle = rng.uniform(-15, 15)
+    shift = rng.uniform(-0.08, 0.08, 2) * CROP
+    m = cv2.getRotationMatrix2D((STORE / 2, STORE / 2), angle, 1 / s)
+    m[:, 2] = m[:, 2] + shift - (STORE - CROP) / 2
+    img: np.ndarray = cv2.warpAffine(stored, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    if rng.random() < 0.5:  # a smaller index in the frame: detail lost, then enlarged
+        k = rng.uniform(0.3, 0.8)
+        small = cv2.resize(img, (max(8, round(CROP * k)),) * 2, interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.4))
+    if rng.random() < 0.3:
+        img = _cover(img, rng)
+    gain = rng.uniform(0.6, 1.3) * rng.uniform(0.9, 1.1, 3)
+    img = img * gain + rng.uniform(-25, 25)
+    if rng.random() < 0.3:  # glare or shadow across part of the crop
+        ramp = np.linspace(-1, 1, CROP, dtype=np.float32)[None, :] * rng.uniform(-40, 40)
+        img = img + (ramp if rng.random() < 0.5 else ramp.T)[..., None]
+    img = img + rng.normal(0, rng.uniform(0, 6), img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _cover(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A neighbouring card's edge over one side: up to a quarter of the crop, paper-bright
+    or coloured, with its shadow line."""
+    depth = int(rng.uniform(0.1, 0.28) * CROP)
+    colour = rng.uniform(170, 255, 3) if rng.random() < 0.7 else rng.uniform(0, 255, 3)
+    out = img.copy()
+    side = int(rng.integers(4))
+    sl = [slice(None), slice(None)]
+    sl[side % 2] = slice(0, depth) if side < 2 else slice(CROP - depth, CROP)
+    out[tuple(sl)] = colour
+    return out
+
+
+# ---- crops of the other designs ------------------------------------------------------
+
+def other_designs(count: int, rng: np.random.Generator, cards_dir: Path | None = None
+                  ) -> tuple[list[np.ndarray], list[int]]:
+    """Stored-format crops of the training designs' indices (and of their card middles,
+    as `none`), so the adapted model does not forget them. Falls back to the drawn deck
+    when the art is not installed (a Pi, CI)."""
+    from scorekeeper.training.synth.deckset import cache_ready, load_decks
+    from scorekeeper.training.synth.fallback import fallback_deck
+
+    decks = load_decks("train", cards_dir) if cache_ready(cards_dir) else [fallback_deck()]
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    bg = np.array([(40, 90, 30), (30, 50, 90), (120, 120, 120), (200, 200, 200), (20, 20, 20)])
+    while len(crops) < count:
+        deck = decks[int(rng.integers(len(decks)))]
+        face = deck.faces[int(rng.integers(len(deck.faces)))]
+        x1, y1, x2, y2 = face.index[int(rng.integers(len(face.index)))]
+        f = rng.uniform(16, 45) / max(x2 - x1, y2 - y1)  # the index's long side, px
+        h, w = face.image.shape[:2]
+        img = cv2.resize(face.image, (max(4, round(w * f)), max(4, round(h * f))),
+                         interpolation=cv2.INTER_AREA).astype(np.float32)
+        alpha = img[:, :, 3:4] / 255
+        colour = bg[int(rng.integers(len(bg)))] + rng.uniform(-20, 20, 3)
+        img = img[:, :, :3] * alpha + colour * (1 - alpha)
+        box = (x1 * f, y1 * f, x2 * f, y2 * f)
+        label = CLASS_OF[face.card]
+        if rng.random() < 0.2:  # the card's middle: pips and court art are no index
+            side = max(box[2] - box[0], box[3] - box[1])
+            cx, cy = rng.uniform(0.35, 0.65) * img.shape[1], rng.uniform(0.35, 0.65) * img.shape[0]
+            box = (cx - side / 3, cy - side / 2, cx + side / 3, cy + side / 2)
+            label = CLASS_OF["none"]
+        crops.append(cut(np.clip(img, 0, 255).astype(np.uint8), box))
+        labels.append(label)
+    return crops, labels
+
+
+# ---- the run -------------------------------------------------------------------------
+
+def _load_generic(models: Path):  # -> torch.nn.Module
+    import torch
+
+    from scorekeeper.training.classifier_train import build_model
+
+    pt = models / "cards-cls.pt"
+    if not pt.is_file():
+        raise DeckError(f"adapting needs the generic classifier's weights {pt} "
+                        "(they ship in models/)")
+    record = models / "cards-cls.json"
+    width = json.loads(record.read_text()).get("width", 16) if record.is_file() else 16
+    model = build_model(width)
+    model.load_state_dict(torch.load(pt, map_location="cpu"))
+    return model.eval()
+
+
+def _probabilities(model, crops: np.ndarray) -> np.ndarray:
+    """The reader's answer: softmax averaged over the four quarter turns."""
+    import torch
+
+    x = torch.from_numpy(crops[:, :, :, ::-1].copy()).permute(0, 3, 1, 2).float() / 255
+    model.eval()
+    with torch.no_grad():
+        p = torch.stack([torch.softmax(model(torch.rot90(x, k, dims=(2, 3))), 1)
+                         for k in range(4)]).mean(0)
+    return p.numpy()
+
+
+def score(p: np.ndarray, labels: np.ndarray, min_prob: float = 0.5) -> dict:
+    """Held-back figures: an index is right when its card is the answer and sure enough; a
+    `none` crop is right when no card is answered sure enough."""
+    best, sure = p.argmax(1), p.max(1) >= min_prob
+    none = CLASS_OF["none"]
+    is_none = labels == none
+    right = np.where(is_none, (best == none) | ~sure, (best == labels) & sure)
+    return {"accuracy": float(right.mean()),
+            "true_prob": float(p[np.arange(len(labels)), labels].mean()),
+            "false": int(((best != labels) & (best != none) & sure).sum())}
+
+
+def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: int = 0,
+               cards_dir: Path | None = None, out: TextIO = sys.stderr) -> Outcome:
+    """Train for `minutes`, check on the held-back cards, install if better. Ctrl-C raises
+    Cancelled after cleaning up; the profile is then as it was."""
+    import torch
+    from torch import nn
+
+    start = time.monotonic()
+    stored, rows = load_crops(profile)
+    if sum(r["card"] != "none" for r in rows) < MIN_EXAMPLES:
+        raise DeckError(f"deck {profile.name!r} has {len(rows)} examples; add labelled photos "
+                        f"(`deck add`, `deck enrol`) first: at least {MIN_EXAMPLES} indices")
+    labels = np.array([CLASS_OF[r["card"]] for r in rows], dtype=np.int64)
+    train_at, back_at = split_groups(rows, seed)
+    torch.set_num_threads(os.cpu_count() or 1)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    print(f"deck {profile.name}: {len(train_at)} crops to learn from, {len(back_at)} held "
+          f"back to check; making {SYNTHETIC} crops of the other designs", file=out)
+    other, other_y = other_designs(SYNTHETIC, rng, cards_dir)
+    generic = _load_generic(models)
+    model = _load_generic(models).train()
+    for module in model.modules():  # keep the shipped normalisation: a few hundred crops
+        if isinstance(module, nn.BatchNorm2d):  # of one deck would skew its statistics
+            module.eval()
+    opt = torch.optim.AdamW(model.parameters(), lr=PEAK_LR, weight_decay=1e-4)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    budget = max(10.0, minutes * 60 - (time.monotonic() - start) - 5)
+    t0, steps, last = time.monotonic(), 0, 0.0
+    tmp = profile.folder / ".cards-cls.onnx.tmp"
+    try:
+        while (elapsed := time.monotonic() - t0) < budget:
+            frac = elapsed / budget
+            lr = PEAK_LR * min(1.0, frac / 0.05) * 0.5 * (1 + math.cos(math.pi * frac))
+            for group in opt.param_groups:
+                group["lr"] = lr
+            xb, yb = _batch(stored, labels, train_at, other, other_y, rng)
+            loss = loss_fn(model(xb), yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            steps += 1
+            if time.monotonic() - last > 2:
+                last = time.monotonic()
+                left = budget - (last - t0)
+                print(f"\radapting {profile.name}: {frac:4.0%}  {int(left) // 60}:"
+                      f"{int(left) % 60:02d} left  loss {loss.item():.3f}", end="", file=out,
+                      flush=True)
+        print(file=out)
+        check = _check(generic, model, profile, stored, labels, back_at)
+        check.update(steps=steps, minutes=round((time.monotonic() - start) / 60, 2),
+                     examples=len(rows))
+        if check["adapted_key"] <= check["best_key"]:
+            del check["adapted_key"], check["best_key"]
+            return Outcome(False, check, time.monotonic() - start, steps,
+                           f"not installed: the adapted model read {check['adapted']:.1%} of "
+                           f"the {check['held_back']} held-back crops, no better than the "
+                           f"{check['best']} model's {check['best_accuracy']:.1%}")
+        del check["adapted_key"], check["best_key"]
+        from scorekeeper.training.classifier_train import export_onnx
+
+        export_onnx(model.eval(), tmp)
+        profile.install_classifier(tmp, check)
+    except KeyboardInterrupt:
+        raise Cancelled(f"cancelled: deck {profile.name!r} keeps its model") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return Outcome(True, check, time.monotonic() - start, steps,
+                   f"installed: held-back {check['generic']:.1%} (generic) → "
+                   f"{check['adapted']:.1%} (adapted), {check['held_back']} crops")
+
+
+def _batch(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
+           other: list[np.ndarray], other_y: list[int], rng: np.random.Generator):
+    """Half the deck's crops, half the other designs', each augmented afresh."""
+    import torch
+
+    n_deck = BATCH // 2
+    picks = [(stored[i], int(labels[i])) for i in rng.choice(train_at, n_deck)]
+    picks += [(other[i], other_y[i]) for i in rng.integers(0, len(other), BATCH - n_deck)]
+    x = np.stack([augment(c, rng) for c, _ in picks])
+    k = int(rng.integers(4))
+    xt = torch.from_numpy(np.ascontiguousarray(np.rot90(x[:, :, :, ::-1], k, axes=(1, 2))))
+    return (xt.permute(0, 3, 1, 2).float() / 255,
+            torch.tensor([y for _, y in picks], dtype=torch.int64))
+
+
+def _check(generic, model, profile: DeckProfile, stored: list[np.ndarray], labels: np.ndarray,
+           back_at: list[int]) -> dict:
+    """Held-back figures of the generic, the deck's current and the adapted model."""
+    # the held-back crops as photographed, and as a table's camera might see them: the
+    # hard cases are what adapting is for, so the check must contain them
+    rng = np.random.default_rng(1)
+    crops = np.stack([centre_crop(stored[i]) for i in back_at]
+                     + [augment(stored[i], rng) for i in back_at for _ in range(CHECK_LOOKS)])
+    truth = np.concatenate([labels[back_at], np.repeat(labels[back_at], CHECK_LOOKS)])
+    results = {"generic": score(_probabilities(generic, crops), truth),
+               "adapted": score(_probabilities(model, crops), truth)}
+    current = profile.classifier_path
+    if current is not None and current.is_file():
+        from scorekeeper.vision.classifier import IndexClassifier
+
+        # an unreadable current model is no rival (onnxruntime has its own error types)
+        with contextlib.suppress(Exception):
+            results["current"] = score(IndexClassifier(current).probabilities(list(crops)),
+                                       truth)
+    rivals = {k: v for k, v in results.items() if k != "adapted"}
+    best = max(rivals, key=lambda k: (rivals[k]["accuracy"], rivals[k]["true_prob"]))
+    a = results["adapted"]
+    return {"held_back": len(back_at), "looks": len(crops),
+            "generic": results["generic"]["accuracy"],
+            "adapted": a["accuracy"], "adapted_false": a["false"],
+            "generic_false": results["generic"]["false"], "best": best,
+            "best_accuracy": rivals[best]["accuracy"],
+            "adapted_key": (a["accuracy"], a["true_prob"]),
+            "best_key": (rivals[best]["accuracy"], rivals[best]["true_prob"])}
+
+
+# ---- rendered enrolment photos (tests and the figures in docs/decks.md) ----------------
+
+def render_enrolment(deck, number: int, seed: int = 0, mat: str = "A4",
+                     frame: tuple[int, int] = (1600, 1200), swap: tuple[str, str] | None = None,
+                     leave_out: tuple[str, ...] = (), stranger=None, blur: float = 0.8,
+                     px_per_mm: float = 5.0) -> np.ndarray:
+    """A photo of sheet `sheet_of(number)` laid out with `deck` (a synth Deck) on the mat,
+    placed by hand (a little off and askew) and photographed at an angle. Slips for the
+    tests: `swap` two cards, `leave_out` some, `stranger` (another Deck) for one card."""
+    from scorekeeper.calibration.drawing import render
+    from scorekeeper.calibration.mat import mat_page
+    from scorekeeper.calibration.synth import cluttered_background, photograph, random_view
+    from scorekeeper.decks.enrol import CARD_MM, sheet_of, slots
+
+    rng = np.random.default_rng([seed, number])
+    gray = render(mat_page(mat), px_per_mm * 25.4)  # type: ignore[arg-type]
+    top: np.ndarray = np.repeat(gray[:, :, None], 3, axis=2).astype(np.float32)
+    places = {s.card if s.card != "JK" else f"JK{s.row}": s for s in slots(sheet_of(number), mat)}
+    if swap is not None:
+        a, b = places[swap[0]], places[swap[1]]
+        places[swap[0]], places[swap[1]] = b, a
+    for key, slot in sorted(places.items(), key=lambda kv: (kv[1].row, kv[1].column)):
+        code = "JK" if key.startswith("JK") else key
+        if code in leave_out or (code == "JK" and sheet_of(number) == 2):
+            continue
+        source = stranger if stranger is not None and code == "7" + code[-1:] and \
+            slot.column == 6 and slot.row == 0 else deck
+        faces = source.by_card.get(code)
+        if not faces:
+            continue
+        face = faces[0].image
+        w = round(CARD_MM[0] * px_per_mm)
+        h = round(w * face.shape[0] / face.shape[1])
+        img = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+        angle = rng.uniform(-2.5, 2.5)
+        x, y = (np.array(slot.origin_mm) + rng.uniform(-1.5, 1.5, 2)) * px_per_mm
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        m[:, 2] += (x, y)
+        size = (top.shape[1], top.shape[0])
+        warped = cv2.warpAffine(img, m, size, flags=cv2.INTER_LINEAR)
+        alpha = warped[:, :, 3:4] / 255
+        shadow = cv2.GaussianBlur(alpha, (0, 0), 3)[..., None] * 0.25
+        top = top * (1 - shadow) * (1 - alpha) + warped[:, :, :3] * alpha
+    to_frame = random_view(rng, mat_size_mm(mat), frame, fill=0.92, tilt=0.08)
+    background = cluttered_background(rng, frame)
+    return photograph(np.clip(top, 0, 255).astype(np.uint8), px_per_mm, to_frame, background,
+                      rng, noise=4.0, blur=blur)
+
+
+def mat_size_mm(mat: str) -> tuple[float, float]:
+    from scorekeeper.decks.enrol import mat_size
+
+    return mat_size(mat)
