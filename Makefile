@@ -41,6 +41,7 @@ run: $(RUN_STAMP)
 test: $(TEST_STAMP)
 test: $(NODE_STAMP)
 	$(BIN)/ruff check scorekeeper tests benchmarks
+	$(BIN)/mypy
 	npx --no-install biome ci --error-on-warnings
 	node --test tests/js/*.test.mjs
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
