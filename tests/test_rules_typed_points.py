@@ -54,6 +54,26 @@ def test_chicago_typed_knocker_pays_the_penalty_when_undercut() -> None:
     assert row(r, "Ann")["points"] == 8 + penalty
 
 
+def test_chicago_marks_the_typed_rows_only() -> None:
+    r = score("chicago", typed("Ann", knocked=True, held=8), p("Bob", "AS AH AD 3C 4C 5C 2D"))
+    assert row(r, "Ann")["typed"] is True
+    assert "typed" not in row(r, "Bob")
+
+
+def test_chicago_takes_the_most_seven_cards_can_hold() -> None:
+    """70 is the most deadwood seven cards hold (four kings and three queens): accepted."""
+    r = score("chicago", typed("Ann", knocked=True, held=3), typed("Bob", held=70))
+    assert row(r, "Bob")["deadwood"] == 70
+
+
+def test_a_false_rummy_names_the_cards_only_when_there_are_cards() -> None:
+    with pytest.raises(RulesError) as typed_err:
+        score("chicago", typed("Ann", rummy=True, held=4), typed("Bob", held=3))
+    assert str(typed_err.value).endswith("4 points do not meld")
+    with pytest.raises(RulesError, match=r"do not meld in 2S 4D 6H 8C 10S QD KC"):
+        score("chicago", p("Ann", "2S 4D 6H 8C 10S QD KC", rummy=True), typed("Bob", held=3))
+
+
 def test_rummy500_typed_melded_and_held() -> None:
     r = score("rummy500", typed("Ann", melded=45, held=5), typed("Bob", held=23),
               p("Cy", "KS", melds=["7H 8H 9H"]))
