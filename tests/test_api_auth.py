@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,7 @@ def test_the_openapi_document_is_public_and_lists_every_route(client: TestClient
     r = client.get("/openapi.json")  # no token
     assert r.status_code == 200 and r.headers["content-type"] == "application/json"
     doc = r.json()
+    assert doc["info"]["version"] == version("scorekeeper")  # the package's, as released
     listed = {(method.upper(), path) for path, ops in doc["paths"].items() for method in ops}
     routes = {(method, route.path) for route in client.app.routes  # type: ignore[attr-defined]
               if isinstance(route, APIRoute) and route.include_in_schema

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from fastapi import FastAPI
@@ -23,6 +24,14 @@ from scorekeeper.web.models import json_refusals
 from scorekeeper.web.vision import ScanImages, Vision
 
 OPENAPI_PATH = "/openapi.json"
+
+
+def _version() -> str:
+    """The installed package's version, which /openapi.json and the CHANGELOG share."""
+    try:
+        return version("scorekeeper")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
 
 
 class _App(FastAPI):
@@ -78,9 +87,8 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
         camera.close()
         store.close()
 
-    app = _App(
-        title="scorekeeper", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
-    )
+    app = _App(title="scorekeeper", version=_version(), docs_url=None, redoc_url=None,
+               openapi_url=None, lifespan=lifespan)
     app.router.route_class = GuardedRoute
     app.state.settings = settings
     app.state.store = store
