@@ -177,3 +177,14 @@ def test_rummy500_typed_equals_cards(held: list[Card], scoring: str) -> None:
     a = score("rummy500", *as_cards, scoring=scoring)
     b = score("rummy500", *as_points, scoring=scoring)
     assert [r["points"] for r in a["players"]] == [r["points"] for r in b["players"]]
+
+
+@pytest.mark.parametrize(("variant", "others", "most"), [
+    ("rummy10", [], 100),              # ten cards dealt, none worth more than 10
+    ("rummy", [p("Cy", "KD")], 70),    # three players are dealt seven
+])
+def test_the_most_the_dealt_cards_can_hold_is_accepted(variant: str,
+                                                        others: list[dict[str, Any]],
+                                                        most: int) -> None:
+    r = score(variant, p("Ann", went_out=True), typed("Bob", held=most), *others)
+    assert row(r, "Bob")["deadwood"] == most
