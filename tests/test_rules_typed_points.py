@@ -94,6 +94,7 @@ def test_rummy500_typed_melded_and_held() -> None:
     ("chicago", [typed("Ann", knocked=True, held=1), typed("Bob", melded=3)], "deadwood only"),
     ("rummy500", [typed("Ann", held=1001), typed("Bob", held=3)], "0 to 1000"),
     ("rummy500", [typed("Ann", held=-5), typed("Bob", held=3)], "is not possible"),
+    ("rummy500", [typed("Ann", held=-1), typed("Bob", held=3)], r"\(0 to 1000\)"),
     ("rummy500", [typed("Ann", held=2.5), typed("Bob", held=3)], "whole number"),
     ("rummy500", [typed("Ann", held=True), typed("Bob", held=3)], "whole number"),
     ("rummy500", [{**p("Ann", "KS"), "held": 10}, typed("Bob", held=3)], "not both"),
