@@ -175,3 +175,34 @@ def test_registering_imports_no_runtime() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          timeout=120, cwd=ROOT, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+SCHEMA = [  # (variant, key, type, default, options, min, optional): what the page offers
+    ("chicago", "knocker_tie", "choice", "safe", ("safe", "penalised"), None, False),
+    ("chicago", "knock_penalty", "integer", 15, None, 0, False),
+    ("chicago", "elimination_total", "choice", 100, (100, 101), None, False),
+    ("chicago", "instant_win", "choice", "seven_of_a_kind",
+     ("seven_of_a_kind", "any_seven_card_meld", "off"), None, False),
+    ("chicago", "knocker_shows", "choice", "best_seven", ("best_seven", "as_shown"), None, False),
+    ("chicago", "duplicates_in_set", "boolean", True, (False, True), None, False),
+    ("chicago", "min_naturals", "choice", 0, (0, 1), None, False),
+    ("rummy", "ace", "choice", "low", ("low", "high_or_low"), None, False),
+    ("rummy", "final_discard_required", "boolean", False, (False, True), None, False),
+    ("rummy", "target", "integer", 150, None, 1, False),
+    ("rummy", "hands", "integer", None, None, 1, True),
+    ("rummy10", "target", "choice", 100, (100, 300, 500), None, False),
+    ("rummy10", "exhausted_hand", "choice", "void", ("void", "lowest_hand_collects"), None,
+     False),
+    ("rummy500", "jokers", "choice", 2, (0, 2), None, False),
+    ("rummy500", "decks", "choice", 1, (1, 2), None, False),
+    ("rummy500", "scoring", "choice", "standard", ("standard", "5-10-15"), None, False),
+    ("rummy500", "ace", "choice", "high_or_low", ("high_or_low", "low"), None, False),
+    ("rummy500", "floating", "boolean", False, (False, True), None, False),
+    ("rummy500", "target", "integer", 500, None, 1, False),
+]
+
+
+def test_every_setting_is_described_as_its_settings_class_validates_it() -> None:
+    got = [(v.name, s.key, s.type, s.default, s.options, s.min, s.optional)
+           for v in VARIANTS.entries() for s in v.schema]
+    assert got == SCHEMA
