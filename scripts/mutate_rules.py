@@ -40,11 +40,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "scorekeeper" / "rules"
 ALLOWLIST = ROOT / "scripts" / "mutation_equivalent.txt"
-MODULES = ("melds", "solver", "chicago", "rummy", "rummy500", "scoring", "hand")
+MODULES = ("melds", "solver", "chicago", "rummy", "rummy500", "scoring", "hand", "variants")
 # fastest first: with -x a killed mutant stops at its first failing test
 TESTS = ("tests/test_melds.py", "tests/test_rummy500.py", "tests/test_rummy.py",
          "tests/test_chicago.py", "tests/test_rules_pinned_*.py", "tests/test_solver.py",
-         "tests/test_game.py", "tests/test_score_contract.py")
+         "tests/test_rules_typed_points.py", "tests/test_registry.py", "tests/test_game.py",
+         "tests/test_layout.py", "tests/test_web_variants.py", "tests/test_score_contract.py")
 # the contract's refusals run one CLI process per line (5 s of a 7 s run); every refusal
 # they check is also checked in-process by the rules tests. --all-tests keeps them.
 SLOW = ("tests/test_score_contract.py::test_bad_input",)

@@ -189,3 +189,9 @@ def test_the_most_the_dealt_cards_can_hold_is_accepted(variant: str,
                                                         most: int) -> None:
     r = score(variant, p("Ann", went_out=True), typed("Bob", held=most), *others)
     assert row(r, "Bob")["deadwood"] == most
+
+
+def test_rummy500_marks_typed_rows_and_takes_up_to_1000_points() -> None:
+    r = score("rummy500", typed("Ann", melded=1000), p("Bob", "KS"))
+    assert row(r, "Ann")["typed"] is True and row(r, "Ann")["points"] == 1000
+    assert "typed" not in row(r, "Bob")
