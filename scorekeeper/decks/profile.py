@@ -5,6 +5,7 @@
     <data dir>/decks/NAME/examples.jsonl  one line a crop: file, card ("none": no index), group
     <data dir>/decks/NAME/cards-cls.onnx  the adapted classifier, once `deck adapt` beat the
                                           generic one on the deck's held-back examples
+    <data dir>/decks/NAME/cards-det.onnx  the adapted detector, likewise (either or both)
 
 A profile is read often (every scan of a game that names it) and written rarely, so every
 write goes to a temporary file and is renamed over the old one: a reader sees the old
@@ -26,6 +27,7 @@ MANIFEST = "deck.json"
 EXAMPLES = "examples"
 EXAMPLE_LIST = "examples.jsonl"
 CLASSIFIER = "cards-cls.onnx"
+DETECTOR = "cards-det.onnx"
 VERSION = 1
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
@@ -73,6 +75,12 @@ class DeckProfile:
         cls = self.manifest.get("classifier")
         return self.folder / cls["onnx"] if isinstance(cls, dict) and cls.get("onnx") else None
 
+    @property
+    def detector_path(self) -> Path | None:
+        """The adapted detector (ONNX), or None while the deck reads with the generic one."""
+        det = self.manifest.get("detector")
+        return self.folder / det["onnx"] if isinstance(det, dict) and det.get("onnx") else None
+
     def examples(self) -> list[dict[str, Any]]:
         path = self.folder / EXAMPLE_LIST
         if not path.exists():
@@ -96,6 +104,19 @@ class DeckProfile:
         self.save()
         return target
 
+    def install_models(self, files: dict[str, Path], check: dict[str, Any]) -> None:
+        """Move a checked model set into place: `files` maps "detector" and/or "classifier"
+        to its ONNX file. A network the set leaves out is removed from the deck: the check
+        read with the generic one there."""
+        now = _now()
+        for kind, name in (("detector", DETECTOR), ("classifier", CLASSIFIER)):
+            if kind in files:
+                os.replace(files[kind], self.folder / name)
+                self.manifest[kind] = {"onnx": name, "installed": now, "check": check}
+            elif self.manifest.pop(kind, None) is not None:
+                (self.folder / name).unlink(missing_ok=True)
+        self.save()
+
     def save(self) -> None:
         self.manifest.update(version=VERSION, name=self.name)
         write_atomic(self.folder / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
@@ -106,9 +127,17 @@ class DeckProfile:
             c = cls.get("check", {})
             model = (f"adapted {cls.get('installed', '?')[:10]}: held-back "
                      f"{c.get('adapted', 0):.1%} against the generic model's "
-                     f"{c.get('generic', 0):.1%} ({c.get('held_back', '?')} crops)")
+                     f"{c.get('generic', 0):.1%} "
+                     f"({c.get('held_back', '?')} {c.get('unit', 'crops')})")
         else:
             model = "not adapted yet (reads with the generic model)"
+        det = self.manifest.get("detector")
+        if isinstance(det, dict):
+            c = det.get("check", {})
+            model = (f"adapted {det.get('installed', '?')[:10]} (detector"
+                     f"{' and classifier' if isinstance(cls, dict) else ''}): held-back scenes "
+                     f"{c.get('adapted', 0):.1%} of cards read exactly against the generic "
+                     f"model's {c.get('generic', 0):.1%}")
         return f"{self.name}: {self.manifest.get('examples', 0)} examples; {model}"
 
 
@@ -170,10 +199,12 @@ def deck_for_reading(data_dir: Path, name: str | None) -> tuple[DeckProfile | No
         profile = open_deck(data_dir, name)
     except DeckError as exc:
         return None, f"{exc}; reading with the generic model"
-    path = profile.classifier_path
-    if path is None:
+    paths = [p for p in (profile.detector_path, profile.classifier_path) if p is not None]
+    if not paths:
         return None, (f"deck {name!r} has no adapted model yet (run `scorekeeper deck adapt "
                       f"{name}`); reading with the generic model")
-    if not path.is_file():
-        return None, f"deck {name!r}: its model {path} is missing; reading with the generic model"
+    for path in paths:
+        if not path.is_file():
+            return None, (f"deck {name!r}: its model {path} is missing; reading with the "
+                          "generic model")
     return profile, None

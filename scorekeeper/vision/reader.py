@@ -13,7 +13,7 @@ import numpy as np
 from scorekeeper.vision.classes import CARD, CARD_CODES, CLASSIFIER_CLASSES, INDEX
 from scorekeeper.vision.classifier import CROP, IndexClassifier, crop_index
 from scorekeeper.vision.detectors import create_detector
-from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.detectors.base import Detection, Detector
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
 from scorekeeper.vision.detectors.onnx import OnnxConfig
 from scorekeeper.vision.detectors.pytorch import TorchConfig
@@ -51,9 +51,11 @@ class ReadResult:
 class CardReader:
     """Detector + index classifier + corner pairing, configured by models/model.json.
 
-    `deck`: a deck profile whose adapted classifier reads the indices instead of the
-    generic one (the detector is the generic one either way). A deck model that cannot be
-    loaded is not fatal: the generic classifier reads, and `warnings` says so.
+    `deck`: a deck profile whose adapted networks read instead of the generic ones: its
+    detector (ONNX; under another runtime the generic detector finds the cards) and its
+    classifier, each where the deck has one. A deck network that cannot be loaded is not
+    fatal: the generic one reads, and `warnings` says so. With no deck, nothing here
+    differs from the generic model.
     """
 
     def __init__(self, models: Path = MODELS, runtime: str | None = None,
@@ -79,11 +81,14 @@ class CardReader:
         else:
             raise VisionError(f"unknown runtime {runtime!r}; use onnx, ncnn or torch")
         self.names = tuple(det["names"])
-        self.detector = create_detector(config, self.names)
-        self.two_stage = self.names[:2] == ("index", "card")
-        cls = meta.get("classifier", {})
         self.warnings: list[str] = []
         self.deck: str | None = None
+        detector = None
+        if deck is not None and deck.detector_path is not None:
+            detector = self._deck_detector(deck, deck.detector_path, config, runtime)
+        self.detector = detector or create_detector(config, self.names)
+        self.two_stage = self.names[:2] == ("index", "card")
+        cls = meta.get("classifier", {})
         self.classifier = None
         if self.two_stage and deck is not None and deck.classifier_path is not None:
             self.classifier = self._deck_classifier(deck, deck.classifier_path,
@@ -98,6 +103,25 @@ class CardReader:
         self.scale = config.scale
         self.settled: dict[str, float] = {}  # camera → the scale its last frame settled on
         self.runtime = runtime
+
+    def _deck_detector(self, deck: DeckProfile, path: Path,
+                       config: OnnxConfig | NcnnConfig | TorchConfig, runtime: str
+                       ) -> Detector | None:
+        """The deck's detector, or None (and a warning) when it cannot be used."""
+        if runtime != "onnx":
+            self.warnings.append(f"deck {deck.name!r}: its detector runs in ONNX Runtime, "
+                                 f"not {runtime}; finding cards with the generic detector")
+            return None
+        try:
+            detector = create_detector(config.model_copy(update={"path": path}), self.names)
+            detector.detect(np.zeros((64, 64, 3), np.uint8), 1.0)
+        # as for the classifier: any load or run error means "unusable", never a failed scan
+        except Exception as exc:  # noqa: BLE001
+            self.warnings.append(f"deck {deck.name!r}: its detector {path} cannot be loaded "
+                                 f"({str(exc)[:120]}); finding cards with the generic one")
+            return None
+        self.deck = deck.name
+        return detector
 
     def _deck_classifier(self, deck: DeckProfile, path: Path, turns: bool
                          ) -> IndexClassifier | None:
