@@ -206,3 +206,20 @@ def test_every_setting_is_described_as_its_settings_class_validates_it() -> None
     got = [(v.name, s.key, s.type, s.default, s.options, s.min, s.optional)
            for v in VARIANTS.entries() for s in v.schema]
     assert got == SCHEMA
+
+
+def test_settings_refuse_true_for_a_number_unless_read_leniently_as_stored() -> None:
+    with pytest.raises(RulesError):
+        parse_settings("rummy", {"target": True})
+    with pytest.raises(RulesError):
+        variant("rummy").parse({"target": True})
+    assert parse_settings("rummy", {"target": True}, lenient=True).target == 1
+    assert variant("rummy").accepts("target", 0) is False
+    assert variant("rummy").accepts("target", 200) is True
+
+
+@pytest.mark.parametrize("key", ["target", "no_such_setting"])
+def test_options_exist_only_for_a_setting_with_a_fixed_choice(key: str) -> None:
+    with pytest.raises(RulesError, match="with a fixed choice"):
+        variant("rummy").options(key)
+    assert variant("rummy10").options("target") == (100, 300, 500)
