@@ -41,6 +41,9 @@ KEYS: dict[str, str] = {
     "camera.resolution": "camera_resolution",
     "model.runtime": "model_runtime",
     "model.dir": "model_dir",
+    "decks.default": "default_deck",
+    "decks.learn_from_scans": "learn_from_scans",
+    "decks.learned_max": "learned_max",
 }
 SECTIONS = {key.partition(".")[0] for key in KEYS if "." in key}
 PATHS = {"data_dir", "db", "calibration", "admin_token_file", "model_dir"}

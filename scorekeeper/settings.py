@@ -57,6 +57,12 @@ class Settings(BaseSettings):
     admin_token: SecretStr | None = None
     admin_token_file: Path | None = None
     keepalive_s: float = Field(default=15.0, gt=0)
+    default_deck: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$",
+                                     description="the deck a new game reads with unless it "
+                                                 "names one (`scorekeeper deck list`)")
+    learn_from_scans: bool = True
+    learned_max: int = Field(default=2000, ge=0, description="examples learned from play kept "
+                                                             "per deck; the oldest go first")
 
     @field_validator("camera_resolution")
     @classmethod

@@ -28,6 +28,7 @@ PUBLIC = {
     ("GET", "/api/camera"),             # camera state, as the page shows it
     ("GET", "/api/scans/{key}.jpg"),    # an annotated scan, by its unguessable id
     ("GET", "/api/variants"),           # the rules' data the page reads
+    ("GET", "/api/decks"),              # the table's decks, for the new-game sheet
     ("POST", "/api/games/{game_id}/knock-check"),  # a player's private check: rate-limited
     ("GET", "/openapi.json"),           # the API's shape: no secret in it
 }
@@ -60,7 +61,9 @@ def test_every_route_is_guarded_unless_listed_public(client: TestClient) -> None
                 assert r.json()["detail"].startswith("admin token required")
             admin_routes += 1
     assert seen_public == PUBLIC  # a route made public by mistake shows up here
-    assert admin_routes == 9  # the 7 game writes, scan and the camera snapshot
+    # the 7 game writes, scan, the camera snapshot, and 5 deck routes (confirm a scan,
+    # adapt: start, progress, cancel; delete the learned examples)
+    assert admin_routes == 14
 
 
 def test_admin_routes_with_the_token_get_past_the_guard(client: TestClient) -> None:
@@ -113,7 +116,7 @@ def test_the_openapi_document_is_public_and_lists_every_route(client: TestClient
     routes = {(method, route.path) for route in client.app.routes  # type: ignore[attr-defined]
               if isinstance(route, APIRoute) and route.include_in_schema
               for method in route.methods or ()}
-    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 9  # all but the document
+    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 14  # all but the document
     for method, path in listed:  # a guarded route says so: the bearer scheme and its 401
         op = doc["paths"][path][method.lower()]
         guarded = (method, path) not in PUBLIC

@@ -57,13 +57,18 @@ FUZZED = [
     ("POST", "/api/games/{game_id}/rename"), ("POST", "/api/games/{game_id}/scan"),
     ("GET", "/api/scans/{key}.jpg"), ("GET", "/api/camera"), ("GET", "/api/camera/snapshot"),
     ("POST", "/api/games/{game_id}/knock-check"),
+    ("GET", "/api/decks"), ("POST", "/api/scans/{key}/confirm"), ("GET", "/api/decks/adapt"),
+    ("DELETE", "/api/decks/adapt"), ("POST", "/api/decks/{name}/adapt"),
+    ("DELETE", "/api/decks/{name}/learned"),
 ]
 # Routes with no invalid input to send: they take nothing, or only text in the path or the
 # query string, which is text whatever is sent (an empty `url` is pinned in test_api.py).
 NO_INVALID = {("GET", "/"), ("GET", "/api/health"), ("GET", "/api/session"),
               ("GET", "/api/variants"), ("GET", "/api/games"), ("GET", "/api/camera"),
               ("GET", "/api/camera/snapshot"), ("GET", "/api/qr.svg"),
-              ("GET", "/api/scans/{key}.jpg")}
+              ("GET", "/api/scans/{key}.jpg"), ("GET", "/api/decks"),
+              ("GET", "/api/decks/adapt"), ("DELETE", "/api/decks/adapt"),
+              ("DELETE", "/api/decks/{name}/learned")}
 VALID, INVALID = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
 CASES = [pytest.param(m, p, VALID, id=f"{m} {p} valid") for m, p in FUZZED] + [
     pytest.param(m, p, INVALID, id=f"{m} {p} invalid") for m, p in FUZZED
@@ -169,6 +174,8 @@ ACCEPTED: list[tuple[str, str, dict[str, Any], Any, int]] = [
     ("GET", "/api/camera", {}, None, 200),
     ("GET", "/api/camera/snapshot", {}, None, 200),
     ("GET", "/api/qr.svg", {}, None, 200),
+    ("GET", "/api/decks", {}, None, 200),
+    ("GET", "/api/decks/adapt", {}, None, 200),
 ]
 
 

@@ -61,10 +61,20 @@ def negatives(image: np.ndarray, avoid: list[Box], sizes: list[float], count: in
     return out
 
 
+def _next_number(profile: DeckProfile) -> int:
+    """The first free crop number: past every listed crop and every file (examples dropped
+    from the list leave gaps, so the count alone could name a crop that is still listed)."""
+    names = [r["file"] for r in profile.examples()]
+    if profile.examples_dir.is_dir():
+        names += [p.name for p in profile.examples_dir.glob("*.png")]
+    numbers = [int(n[:-4]) for n in names if n.endswith(".png") and n[:-4].isdigit()]
+    return max(numbers, default=-1) + 1
+
+
 def store(profile: DeckProfile, image: np.ndarray, examples: list[Example],
           source: str) -> list[dict[str, Any]]:
     """Write each example's crop under the profile and list it; returns the rows added."""
-    start = len(profile.examples())
+    start = _next_number(profile)
     profile.examples_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for k, ex in enumerate(examples):
@@ -86,3 +96,38 @@ def load_crops(profile: DeckProfile) -> tuple[list[np.ndarray], list[dict[str, A
             crops.append(img)
             rows.append(row)
     return crops, rows
+
+
+# ---- examples learned from play (confirmed scans) ---------------------------------------
+
+LEARNED = "scan:"  # the source of every example a confirmed scan gave
+
+
+def is_learned(row: dict[str, Any]) -> bool:
+    return str(row.get("source", "")).startswith(LEARNED)
+
+
+def _drop(profile: DeckProfile, keep: list[dict[str, Any]], drop: list[dict[str, Any]]) -> int:
+    profile.replace_examples(keep)
+    for row in drop:
+        (profile.examples_dir / str(row["file"])).unlink(missing_ok=True)
+    return len(drop)
+
+
+def cap_learned(profile: DeckProfile, most: int) -> int:
+    """Keep the newest `most` examples learned from play (the oldest go first); enrolled
+    and labelled examples are never dropped. Returns how many were dropped."""
+    rows = profile.examples()
+    learned = [i for i, r in enumerate(rows) if is_learned(r)]
+    over = set(learned[:max(0, len(learned) - most)])
+    if not over:
+        return 0
+    return _drop(profile, [r for i, r in enumerate(rows) if i not in over],
+                 [rows[i] for i in sorted(over)])
+
+
+def delete_learned(profile: DeckProfile) -> int:
+    """Forget every example learned from play; returns how many there were."""
+    rows = profile.examples()
+    return _drop(profile, [r for r in rows if not is_learned(r)],
+                 [r for r in rows if is_learned(r)])

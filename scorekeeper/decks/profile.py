@@ -96,6 +96,12 @@ class DeckProfile:
         self.manifest["examples"] = len(self.examples())
         self.save()
 
+    def replace_examples(self, rows: list[dict[str, Any]]) -> None:
+        """Keep only `rows` (their PNGs already in place): one atomic rewrite of the list."""
+        write_atomic(self.folder / EXAMPLE_LIST, "".join(json.dumps(r) + "\n" for r in rows))
+        self.manifest["examples"] = len(rows)
+        self.save()
+
     def install_classifier(self, onnx: Path, check: dict[str, Any]) -> Path:
         """Move a checked classifier into place and record its held-back figures."""
         target = self.folder / CLASSIFIER

@@ -26,6 +26,8 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seq)
     ) WITHOUT ROWID;
     """,
+    # the deck profile the game's scans read with (`scorekeeper deck`); NULL: the generic model
+    "ALTER TABLE games ADD COLUMN deck TEXT;",
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -55,8 +55,10 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _view(game_id: int, game: Game, seq: int, created_at: str) -> dict[str, Any]:
-    return {"id": game_id, **game.snapshot(), "created_at": created_at, "seq": seq}
+def _view(game_id: int, game: Game, seq: int, created_at: str,
+          deck: str | None = None) -> dict[str, Any]:
+    return {"id": game_id, **game.snapshot(), "deck": deck, "created_at": created_at,
+            "seq": seq}
 
 
 def _summary(view: dict[str, Any]) -> str:
@@ -212,20 +214,25 @@ class GameStore:
             return self._conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
 
     def create(
-        self, variant: str, players: list[str], settings: dict[str, Any] | None = None
+        self, variant: str, players: list[str], settings: dict[str, Any] | None = None,
+        deck: str | None = None,
     ) -> dict[str, Any]:
-        """Start a game; RulesError (nothing stored) if the engine refuses its set-up."""
+        """Start a game; RulesError (nothing stored) if the engine refuses its set-up.
+
+        `deck` names the deck profile its scans read with (kept with the game, not judged
+        by the rules); None reads with the generic model."""
         game = Game(variant, list(players), settings)
         created = _now()
         with self._lock:
             with self._transaction() as conn:
                 cur = conn.execute(
-                    "INSERT INTO games (variant, players, settings, created_at, summary)"
-                    " VALUES (?, ?, ?, ?, '{}')",
-                    (variant, json.dumps(list(players)), json.dumps(settings or {}), created),
+                    "INSERT INTO games (variant, players, settings, created_at, summary, deck)"
+                    " VALUES (?, ?, ?, ?, '{}', ?)",
+                    (variant, json.dumps(list(players)), json.dumps(settings or {}), created,
+                     deck),
                 )
                 game_id = int(cur.lastrowid or 0)
-                entry = _Entry(game, 0, _view(game_id, game, 0, created))
+                entry = _Entry(game, 0, _view(game_id, game, 0, created, deck))
                 conn.execute(
                     "UPDATE games SET summary = ? WHERE id = ?", (_summary(entry.view), game_id)
                 )
@@ -282,7 +289,8 @@ class GameStore:
             game = entry.game.copy()
             result = game.apply(json.loads(body))
             seq = entry.seq + 1
-            new = _Entry(game, seq, _view(game_id, game, seq, entry.view["created_at"]))
+            new = _Entry(game, seq, _view(game_id, game, seq, entry.view["created_at"],
+                                          entry.view.get("deck")))
             with self._transaction() as conn:
                 conn.execute(
                     "INSERT INTO events (game_id, seq, type, body, created_at)"
@@ -311,11 +319,12 @@ class GameStore:
 
     def _replay(self, game_id: int) -> _Entry:
         row = self._conn.execute(
-            "SELECT variant, players, settings, created_at FROM games WHERE id = ?", (game_id,)
+            "SELECT variant, players, settings, created_at, deck FROM games WHERE id = ?",
+            (game_id,)
         ).fetchone()
         if row is None:
             raise GameNotFound(f"no game with id {game_id}")
-        variant, players, settings, created = row
+        variant, players, settings, created, deck = row
         # names stored before they were checked are read as they are shown (safe_json:
         # surrogates replaced, bidi and control characters dropped), the same in every event
         game = Game(variant, safe_json(json.loads(players)), json.loads(settings) or None,
@@ -329,4 +338,4 @@ class GameStore:
             except RulesError as exc:
                 raise RuntimeError(f"game {game_id} event {seq} no longer replays: {exc}") from exc
         seq = events[-1][0] if events else 0
-        return _Entry(game, seq, _view(game_id, game, seq, created))
+        return _Entry(game, seq, _view(game_id, game, seq, created, deck))

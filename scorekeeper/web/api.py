@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 
 from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
-from scorekeeper.web.deps import HubDep, StoreDep
+from scorekeeper.web.deps import HubDep, SettingsDep, StoreDep
 from scorekeeper.web.events import EventStream, game_events
 from scorekeeper.web.hub import Hub
 from scorekeeper.web.models import (
@@ -69,8 +69,15 @@ def get_game(game_id: int, store: StoreDep) -> Response:
     return JSONResponse(store.get(game_id))
 
 
-async def create_game(body: NewGame, store: StoreDep) -> Response:
-    view = await run_in_threadpool(store.create, body.variant, body.players, body.settings)
+async def create_game(body: NewGame, store: StoreDep, settings: SettingsDep) -> Response:
+    """A new game; its deck as named (it must exist), else the table's default deck."""
+    from scorekeeper.web.decks import check_deck
+
+    deck = body.deck if "deck" in body.model_fields_set else settings.default_deck
+    if body.deck is not None:
+        deck = check_deck(settings.data_dir, body.deck)
+    view = await run_in_threadpool(store.create, body.variant, body.players, body.settings,
+                                   deck)
     return JSONResponse(view, status_code=201)
 
 
@@ -119,7 +126,7 @@ def register(app: FastAPI) -> None:
     add("/api/games", list_games, methods=["GET"], response_model=list[GameSummary],
         responses=refusals(503))
     add("/api/games", create_game, methods=["POST"], status_code=201, response_model=GameView,
-        responses=refusals(413, 422, 503))
+        responses=refusals(404, 413, 422, 503))
     add("/api/games/{game_id}", get_game, methods=["GET"], response_model=GameView,
         responses={**READ, **refusals(404)})
     add("/api/games/{game_id}/events", game_events, methods=["GET"], response_class=EventStream,

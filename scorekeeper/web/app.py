@@ -15,7 +15,8 @@ from scorekeeper.camera import CameraSupervisor, camera_from_spec
 from scorekeeper.config import camera_options
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web import api, errors, knockcheck, pages, scan
+from scorekeeper.web import api, decks, errors, knockcheck, pages, scan
+from scorekeeper.web.adapting import Adapter
 from scorekeeper.web.auth import ADMIN_SCHEME, GuardedRoute, public, resolve_token
 from scorekeeper.web.headers import SecurityHeaders
 from scorekeeper.web.hub import Hub
@@ -79,11 +80,13 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     settings = settings or Settings()
     store = GameStore(settings.db_path)
     camera = CameraSupervisor(lambda: camera_from_spec(settings.camera, camera_options(settings)))
+    adapter = Adapter(settings.data_dir, settings.model_dir)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         camera.start()
         yield
+        adapter.close()
         camera.close()
         store.close()
 
@@ -104,5 +107,6 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     api.register(app)
     scan.register(app)
     knockcheck.register(app)
+    decks.register(app, adapter)
     _serve_openapi(app)
     return app

@@ -16,8 +16,10 @@ from fastapi import Depends, Request
 from scorekeeper.camera import CameraSupervisor
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
+from scorekeeper.web.adapting import Adapter
 from scorekeeper.web.auth import is_admin
 from scorekeeper.web.hub import Hub
+from scorekeeper.web.learn import ScanFrames
 from scorekeeper.web.limits import RateLimit
 from scorekeeper.web.qr import QrCodes
 from scorekeeper.web.vision import ScanImages, Vision
@@ -36,7 +38,10 @@ async def get_camera(request: Request) -> CameraSupervisor:
 
 
 async def get_settings(request: Request) -> Settings:
-    return cast(Settings, request.app.state.settings)
+    """The server's settings; an app put together without `create_app` (a test of a few
+    routes) gets the defaults and the environment's, as `Settings()` reads them."""
+    settings = getattr(request.app.state, "settings", None)
+    return cast(Settings, settings) if settings is not None else Settings()
 
 
 async def get_vision(request: Request) -> Vision:
@@ -45,6 +50,14 @@ async def get_vision(request: Request) -> Vision:
 
 async def get_scans(request: Request) -> ScanImages:
     return cast(ScanImages, request.app.state.scans)
+
+
+async def get_scan_frames(request: Request) -> ScanFrames:
+    return cast(ScanFrames, request.app.state.scan_frames)
+
+
+async def get_adapter(request: Request) -> Adapter:
+    return cast(Adapter, request.app.state.adapter)
 
 
 async def get_qr_codes(request: Request) -> QrCodes:
@@ -72,6 +85,8 @@ CameraDep = Annotated[CameraSupervisor, Depends(get_camera)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 VisionDep = Annotated[Vision, Depends(get_vision)]
 ScansDep = Annotated[ScanImages, Depends(get_scans)]
+FramesDep = Annotated[ScanFrames, Depends(get_scan_frames)]
+AdapterDep = Annotated[Adapter, Depends(get_adapter)]
 QrCodesDep = Annotated[QrCodes, Depends(get_qr_codes)]
 KnockLimitDep = Annotated[RateLimit, Depends(get_knock_limit)]
 AdminDep = Annotated[bool, Depends(get_admin)]

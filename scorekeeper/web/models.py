@@ -26,6 +26,7 @@ MAX_LISTED = 64  # players, cards, melds, hands' worth of items in one request
 MAX_TEXT = 200  # a name, a variant (the rules allow 40-character names)
 MAX_CODE = 16  # a card code ("10H", "Q♠", " jk "); the rules name a bad one
 MAX_SETTINGS = 32  # keys of a settings object (the rules know 11)
+DECK_NAME = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"  # as decks/profile.py names a deck
 
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
 CardCode = Annotated[str, Field(max_length=MAX_CODE, description="a card code: 7H, 10S, QC, JK")]
@@ -113,6 +114,9 @@ class NewGame(_Request):
     settings: dict[str, Any] | None = Field(None, max_length=MAX_SETTINGS,
                                             description="the variant's settings; unset ones "
                                                         "take their defaults")
+    deck: Annotated[str, Field(pattern=DECK_NAME)] | None = Field(
+        None, description="the deck profile its scans read with (GET /api/decks); left out: "
+                          "the table's default deck; null: the generic model")
 
 
 class LayOff(_Request):
@@ -174,6 +178,25 @@ class ScanCamera(_Request):
     """A scan with the table's camera: whose cards (none: the whole table)."""
 
     player: Text | None = None
+
+
+class ConfirmedCard(_Request):
+    """A card of the scan as the players confirmed it: the reader's card number (its place
+    in the scan's `cards`) and what it is."""
+
+    read: StrictInt = Field(ge=0, le=10_000)
+    card: CardCode
+
+
+class ConfirmScan(_Request):
+    """The scan's cards after the review; cards added by hand are left out (no box)."""
+
+    cards: list[ConfirmedCard] = Field(max_length=4 * MAX_LISTED)
+
+
+class AdaptIn(_Request):
+    minutes: float = Field(5.0, ge=0.5, le=30, allow_inf_nan=False,
+                           description="training time; the check on held-back cards follows")
 
 
 class KnockCards(_Request):
@@ -258,6 +281,7 @@ class GameView(_Answer):
     game_over: bool
     winner: str | None
     leader: str | None
+    deck: str | None = Field(None, description="the deck profile its scans read with")
     created_at: str
     seq: int = Field(description="events so far; the live stream's event id")
 
@@ -311,6 +335,51 @@ class ScanAnswer(_Answer):
     image: str
     knock: dict[str, Any] | None
     ms: int
+    id: str = Field(description="the scan's id: POST /api/scans/{id}/confirm after the hand")
+    deck: str | None = Field(None, description="the deck whose model read it (null: generic)")
+    learn: bool = Field(False, description="whether confirming it teaches the game's deck")
+    warnings: list[str] = Field([], description="e.g. the game's deck could not be used")
+
+
+class LearnAnswer(_Answer):
+    """What a confirmed scan taught its deck (`learned` 0 and `why` when nothing)."""
+
+    learned: int
+    deck: str | None = None
+    why: str | None = None
+
+
+class DeckRow(_Answer):
+    """A deck profile: its examples and its model (`broken` when it cannot be used)."""
+
+    name: str
+    examples: int = 0
+    learned: int = 0
+    adapted: bool = False
+    installed: str | None = None
+    check: dict[str, Any] | None = None
+    broken: str | None = None
+
+
+class DeckList(_Answer):
+    decks: list[DeckRow]
+    default: str | None
+    learn_from_scans: bool
+    learned_max: int
+    adapt: str | None = Field(description="why this server cannot adapt a deck (null: it can)")
+
+
+class AdaptStatus(_Answer):
+    """The background adaptation: `idle` before any, else the last run's state."""
+
+    state: str
+    running: bool
+    deck: str | None = None
+    minutes: float | None = None
+    started_at: str | None = None
+    progress: float | None = None
+    left_s: int | None = None
+    message: str | None = None
 
 
 class KnockAnswer(BaseModel):

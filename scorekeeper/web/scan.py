@@ -21,9 +21,17 @@ from starlette.datastructures import UploadFile
 
 from scorekeeper.camera.supervisor import CameraStatus
 from scorekeeper.web.auth import public
-from scorekeeper.web.deps import CameraDep, ScansDep, SettingsDep, StoreDep, VisionDep
+from scorekeeper.web.deps import (
+    CameraDep,
+    FramesDep,
+    ScansDep,
+    SettingsDep,
+    StoreDep,
+    VisionDep,
+)
 from scorekeeper.web.errors import ApiError
 from scorekeeper.web.imagesize import image_size
+from scorekeeper.web.learn import keep_frame
 from scorekeeper.web.limits import megabytes
 from scorekeeper.web.models import (
     JPEG,
@@ -33,7 +41,7 @@ from scorekeeper.web.models import (
     photo_schema,
     refusals,
 )
-from scorekeeper.web.vision import KEEP_SCANS, Vision
+from scorekeeper.web.vision import KEEP_SCANS, Vision, reader_for
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -143,18 +151,32 @@ async def _frame_and_player(request: Request, camera: CameraDep
     return frame, body.player, "camera"
 
 
+async def deck_reader_of(vision: Vision, data_dir: Path, deck: str | None
+                         ) -> tuple[Any, list[str]]:
+    """The reader for the game's deck and its warnings, or a 503 saying why there is none."""
+    from scorekeeper.vision.reader import VisionError
+
+    try:
+        return await run_in_threadpool(reader_for, vision, data_dir, deck)
+    except (VisionError, ImportError, OSError) as exc:
+        raise ApiError(503, f"card reader unavailable: {exc}") from exc
+
+
 async def scan(game_id: int, request: Request, store: StoreDep, camera: CameraDep,
-               vision: VisionDep, scans: ScansDep, settings: SettingsDep) -> Response:
-    """Read a player's cards (or the whole table's) from the table's camera or a photo."""
+               vision: VisionDep, scans: ScansDep, settings: SettingsDep,
+               frames: FramesDep) -> Response:
+    """Read a player's cards (or the whole table's) from the table's camera or a photo,
+    with the game's deck when it names one."""
     import cv2
 
     from scorekeeper.vision.scan import scan_frame
 
     frame, player, source = await _frame_and_player(request, camera)
     game = store.game(game_id)
+    deck = store.get(game_id).get("deck")
     if player is not None:
         player = game.player_name(player)
-    reader = await reader_of(vision)
+    reader, warnings = await deck_reader_of(vision, settings.data_dir, deck)
     # a calibration belongs to the table's camera: a phone's photo is read without it (the
     # scan mat, if the photo shows it, is still found in the photo itself)
     calibration = _calibration(settings.calibration_path) if source else None
@@ -162,7 +184,15 @@ async def scan(game_id: int, request: Request, store: StoreDep, camera: CameraDe
                                      source)
     ok, jpeg = cv2.imencode(".jpg", result.annotated, [cv2.IMWRITE_JPEG_QUALITY, 85])
     key = scans.add(jpeg.tobytes() if ok else b"")
-    body = {"player": player, **result.to_json(f"/api/scans/{key}.jpg")}
+    learning = bool(deck and settings.learn_from_scans and result.cards)
+    if deck and learning:
+        kept = await run_in_threadpool(keep_frame, frame, calibration, result.cards, game_id,
+                                       deck)
+        learning = kept is not None
+        if kept is not None:
+            frames.add(key, kept)
+    body = {"player": player, **result.to_json(f"/api/scans/{key}.jpg"), "id": key,
+            "deck": getattr(reader, "deck", None), "learn": learning, "warnings": warnings}
     return JSONResponse(body, status_code=201)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 KEEP_SCANS = 40
+KEEP_DECK_READERS = 2  # readers of named decks kept loaded (each holds its own detector)
 
 
 class ScanImages:
@@ -43,6 +44,7 @@ class Vision:
         self.models = models
         self.runtime = runtime
         self._reader: Any = None
+        self._decks: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def reader(self) -> Any:
@@ -52,3 +54,33 @@ class Vision:
             if self._reader is None:
                 self._reader = CardReader(self.models or MODELS, self.runtime)
             return self._reader
+
+    def for_deck(self, profile: Any) -> Any:
+        """A reader with the deck's adapted classifier, loaded on first use and kept while
+        the deck's model is the same one (a newly installed model gets a fresh reader)."""
+        from scorekeeper.vision.reader import MODELS, CardReader
+
+        installed = (profile.manifest.get("classifier") or {}).get("installed", "")
+        key = (profile.name, str(installed))
+        with self._lock:
+            reader = self._decks.pop(key, None)
+            if reader is None:
+                reader = CardReader(self.models or MODELS, self.runtime, deck=profile)
+            self._decks[key] = reader
+            while len(self._decks) > KEEP_DECK_READERS:
+                self._decks.popitem(last=False)
+            return reader
+
+
+def reader_for(vision: Any, data_dir: Path, deck: str | None) -> tuple[Any, list[str]]:
+    """The reader for a game's deck and what to tell the players about it: a deck that is
+    missing, not adapted yet or whose model cannot be loaded reads with the generic model,
+    and the warnings say so. Raises what `Vision.reader` raises (no model at all)."""
+    from scorekeeper.decks.profile import deck_for_reading
+
+    profile, warning = deck_for_reading(data_dir, deck)
+    warnings = [warning] if warning else []
+    if profile is None:
+        return vision.reader(), warnings
+    reader = vision.for_deck(profile)
+    return reader, warnings + list(getattr(reader, "warnings", []))
