@@ -151,6 +151,14 @@ export const api = {
   /** Chicago's private "may I knock?": a photo of the hand, or {cards} tapped in. */
   knockCheck: (id, player, file, body) => request('POST', `/api/games/${enc(id)}/knock-check`,
     file ? scanForm(file, player) : { player, ...body }),
+  /** The table's decks (public): names, examples, adapted or not, and the table's default. */
+  decks: () => request('GET', '/api/decks'),
+  /** The hand with a scan's cards was saved: they teach the game's deck ({read, card}). */
+  confirmScan: (key, cards) => request('POST', `/api/scans/${enc(key)}/confirm`, { cards }),
+  adaptStatus: () => request('GET', '/api/decks/adapt'),
+  startAdapt: (name, minutes) => request('POST', `/api/decks/${enc(name)}/adapt`, { minutes }),
+  cancelAdapt: () => request('DELETE', '/api/decks/adapt'),
+  deleteLearned: (name) => request('DELETE', `/api/decks/${enc(name)}/learned`),
   camera: () => request('GET', '/api/camera'),
   snapshot: () => requestBlob('/api/camera/snapshot'),
 };

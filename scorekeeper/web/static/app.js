@@ -1,6 +1,7 @@
 // Scorekeeper page: scoreboard, chart, history, live updates; hand entry for the admin.
 import { api, absorbLocation, getToken, setToken } from './api.js';
 import { chipRow, cardCode } from './cards.js';
+import { deckChoice, openDecks, usableDecks } from './decks.js';
 import { renderChart, playerColor } from './chart.js';
 import { hasDraft, openEntry } from './entry.js';
 import { openMayKnock } from './mayknock.js';
@@ -389,6 +390,9 @@ function renderActions() {
 
 function renderTitle(g) {
   $('#game-title').textContent = variantLabel(g.variant);
+  const deck = $('#game-deck');
+  deck.hidden = !g.deck;
+  deck.textContent = g.deck ? t('game.deck', { name: g.deck }) : '';
   document.title = t('app.title', { variant: variantLabel(g.variant) });
 }
 
@@ -702,7 +706,9 @@ async function createGame(ng) {
   btn.disabled = true;
   btn.textContent = t('newgame.creating');
   try {
-    const game = await api.createGame({ variant: ng.variant, players, settings: ng.settingsUi.read() });
+    const body = { variant: ng.variant, players, settings: ng.settingsUi.read() };
+    if (ng.deck) body.deck = ng.deck.value();
+    const game = await api.createGame(body);
     ng.dialog.close('created');
     await loadGames();
     await openGame(game.id, { pin: false });
@@ -725,14 +731,21 @@ function openNewGame() {
     names: prev ? prev.players.map((p) => p.name) : ['', ''],
     prev,
     settingsUi: null,
+    deck: null,
     dialog: $('#newgame'),
     els: {
       variants: h('div', { class: 'variant-grid', role: 'radiogroup', 'aria-label': t('newgame.variant') }),
       players: h('div', { class: 'player-rows' }),
       settings: h('div', {}),
+      deck: h('div', { testid: 'newgame-deck-section' }),
       error: h('p', { class: 'error error-box', testid: 'newgame-error', role: 'alert', hidden: true }),
     },
   };
+  // the deck choice appears once the table's decks are known, and only when there are some
+  usableDecks().then((list) => {
+    ng.deck = deckChoice(list, prev ? prev.deck ?? null : undefined);
+    if (ng.deck) fill(ng.els.deck, h('h3', { class: 'section-label' }, t('newgame.deck')), ng.deck.el);
+  });
   ng.els.create = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: () => createGame(ng) }, t('newgame.start'));
   fill($('#newgame-form'),
     h('header', { class: 'sheet-head' },
@@ -742,6 +755,7 @@ function openNewGame() {
       h('h3', { class: 'section-label' }, t('newgame.game')), ng.els.variants,
       h('h3', { class: 'section-label' }, t('newgame.players')), ng.els.players,
       h('h3', { class: 'section-label' }, t('newgame.rules')), ng.els.settings,
+      ng.els.deck,
       ng.els.error),
     h('div', { class: 'sheet-foot' }, ng.els.create),
   );
@@ -822,6 +836,7 @@ async function openMenu() {
         state.game ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-settings', onclick: openSettings }, state.admin ? t('menu.rulesAdmin') : t('menu.rules')) : null,
         state.admin && canAskKnock(state.game) ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-mayknock', onclick: () => { closeDialog(dlg); openMayKnock(state.game); } }, t('menu.mayKnock')) : null,
         state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-camera', onclick: () => { closeDialog(dlg); openCamera(); } }, icon('camera'), t('menu.camera')) : null,
+        state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-decks', onclick: () => { closeDialog(dlg); openDecks(); } }, t('menu.decks')) : null,
         themeSwitch(),
         languageSwitch(),
         items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, t('menu.none')),

@@ -292,6 +292,7 @@ async function save() {
       : await api.correctHand(st.game.id, st.n, body);
     const n = st.n;
     const done = st.onSaved;
+    teachDeck(st.players);
     clearDraft(storage(), st.draftKey);
     st.saving = false;
     st.dirty = false;
@@ -304,6 +305,19 @@ async function save() {
     renderFooter();
     renderError();
     $('[data-testid="entry-error"]', st.form)?.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+/**
+ * The saved hand's scans teach the game's deck. In the background: scoring never waits for
+ * it, and a scan the server no longer holds is simply not learned from.
+ */
+function teachDeck(players) {
+  for (const p of players) {
+    if (!p.learn || p.typed) continue;
+    const { id, cards } = p.learn;
+    p.learn = null;
+    api.confirmScan(id, cards).catch(() => {});
   }
 }
 
@@ -339,9 +353,10 @@ function markKnocker(i) {
  * A confirmed scan replaces the player's cards (Rummy 500: melds and hand). After "Knock?"
  * the player is the knocker: their eighth card then counts as a knocker's.
  */
-function takeScan(i, { hand, melds }, { knocker = false } = {}) {
+function takeScan(i, { hand, melds, learn = null }, { knocker = false } = {}) {
   const p = st.players[i];
   p.hand = [...hand];
+  p.learn = learn; // sent once the hand is saved: the deck learns only from saved hands
   if (st.variant === 'rummy500') p.melds = melds.map((m) => [...m]);
   if (knocker) markKnocker(i);
   st.active = i;

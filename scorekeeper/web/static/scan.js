@@ -477,14 +477,26 @@ function editCard(id) {
   if (c) openPicker({ mode: 'change', id, group: c.group });
 }
 
+/**
+ * What the game's deck learns once the hand is saved: the reader's cards as the review left
+ * them (corrected ones included, each by its number in the scan); a card added by hand has
+ * no box of the reader's and is left out. Null when this scan teaches no deck.
+ */
+function learnedCards() {
+  if (!rv.learn) return null;
+  const cards = rv.cards.filter((c) => c.id < rv.readCount).map((c) => ({ read: c.id, card: c.card }));
+  return cards.length ? { id: rv.learn, cards } : null;
+}
+
 function confirm() {
   if (impossible().size) return;
   const codes = (g) => ordered(rv.cards.filter((c) => c.group === g)).map((c) => c.card);
   const hand = rv.mode === 'whole' ? ordered(rv.cards).map((c) => c.card) : codes('hand');
   const melds = rv.mode === 'whole' ? [] : rv.meldIds.map(codes).filter((m) => m.length);
+  const learn = learnedCards();
   const done = rv.onConfirm;
   closeDialog($('#scan'));
-  done?.({ hand, melds });
+  done?.({ hand, melds, learn });
 }
 
 /** The review's photo: its load marks where the boxes go, its failure says so. */
@@ -514,6 +526,20 @@ function reviewLegend() {
     h('span', { class: 'lg lg-bad' }, t('scan.lgBad')));
 }
 
+/** Which deck read the scan, what confirming it teaches, and why a deck was not used. */
+function deckNote(result) {
+  const warnings = (result?.warnings || []).filter((w) => typeof w === 'string' && w);
+  const lines = [];
+  if (result?.deck) lines.push(h('span', { testid: 'scan-deck' }, t('scan.readWithDeck', { name: result.deck })));
+  if (result?.learn) lines.push(h('span', { testid: 'scan-learns' }, t('scan.teachesDeck')));
+  if (!lines.length && !warnings.length) return null;
+  return h('div', { class: 'scan-deck muted small', testid: 'scan-deck-note' },
+    lines.length ? h('p', {}, ...lines.flatMap((l, i) => (i ? [' ', l] : [l]))) : null,
+    warnings.length
+      ? h('ul', { testid: 'scan-deck-warnings', role: 'note' }, warnings.map((w) => h('li', {}, w)))
+      : null);
+}
+
 function reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan }) {
   const els = rv.els;
   const secs = result?.ms != null
@@ -528,6 +554,7 @@ function reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan }) {
     h('div', { class: 'sheet-scroll scan-scroll' },
       result?.image ? h('div', { class: 'scan-stage' }, els.photoWrap) : h('p', { class: 'muted' }, t('scan.noPhoto')),
       h('p', { class: 'scan-help muted small' }, t('scan.help')),
+      deckNote(result),
       reviewLegend(),
       els.warning,
       els.groups,
@@ -562,6 +589,8 @@ export function openReview({ game, player, result, others = new Map(), existing 
     ...read,
     firstCounts: countCodes(read.cards.map((c) => c.card)),
     serverBad: new Set((result?.impossible || []).map(cardCode)),
+    readCount: (result?.cards || []).length,
+    learn: result?.learn && result?.id ? result.id : null,
     others,
     nat: null,
     pick: null,

@@ -1,0 +1,195 @@
+// The table's own decks: the choice on the new-game sheet, and the admin's decks sheet
+// (what each deck has learned, "Improve this deck" with its progress, and deleting the
+// examples learned from confirmed scans).
+import { api } from './api.js';
+import { language, t } from './i18n.js';
+import { ask, toast } from './ui.js';
+import { $, h, fill, num, openDialog } from './util.js';
+
+const POLL_MS = 1000;
+export const ADAPT_MINUTES = 5;
+
+/** The decks a game can read with (not the broken ones), and the table's default. */
+export async function usableDecks() {
+  try {
+    const list = await api.decks();
+    return { ...list, decks: (list.decks || []).filter((d) => !d.broken) };
+  } catch {
+    return { decks: [], default: null };
+  }
+}
+
+/**
+ * The new-game sheet's deck choice, or null when the table has no decks. `value()` is what
+ * the game is created with: a deck's name, or null for the shipped model.
+ */
+export function deckChoice(list, current) {
+  if (!list?.decks?.length) return null;
+  const names = list.decks.map((d) => d.name);
+  const start = current !== undefined ? current : list.default;
+  const select = h('select', { id: 'newgame-deck', class: 'input', testid: 'newgame-deck' },
+    h('option', { value: '' }, t('newgame.deckGeneric')),
+    names.map((n) => h('option', { value: n, selected: n === start }, n)));
+  const el = h('label', { class: 'field', for: 'newgame-deck' },
+    h('span', { class: 'field-label' }, t('newgame.deck')), select,
+    h('span', { class: 'muted small' }, t('newgame.deckHint')));
+  return { el, value: () => select.value || null };
+}
+
+const pct = (x) => new Intl.NumberFormat(language(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
+
+function clock(seconds) {
+  const s = Math.max(0, Math.round(seconds || 0));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+// ---- the decks sheet ----------------------------------------------------------------
+
+let dk = null; // the open sheet: {list, job, timer, els}
+
+function modelLine(d) {
+  if (!d.adapted) return t('decks.notAdapted');
+  const c = d.check || {};
+  if (typeof c.adapted === 'number' && typeof c.generic === 'number') {
+    return t('decks.adapted', { adapted: pct(c.adapted), generic: pct(c.generic) });
+  }
+  return t('decks.adaptedPlain');
+}
+
+function deckCard(d) {
+  if (d.broken) {
+    return h('li', { class: 'deck-card', testid: `deck-${d.name}` },
+      h('strong', {}, d.name), h('p', { class: 'error small' }, t('decks.broken', { error: d.broken })));
+  }
+  const running = dk.job?.running;
+  return h('li', { class: 'deck-card', testid: `deck-${d.name}` },
+    h('div', { class: 'deck-head' }, h('strong', {}, d.name),
+      dk.list.default === d.name ? h('span', { class: 'tag tag-live' }, t('decks.default')) : null),
+    h('p', { class: 'small', testid: `deck-examples-${d.name}` },
+      t('decks.examples', { n: num(d.examples), learned: num(d.learned) })),
+    h('p', { class: 'muted small', testid: `deck-model-${d.name}` }, modelLine(d)),
+    h('div', { class: 'deck-actions' },
+      h('button', {
+        type: 'button',
+        class: 'btn btn-primary',
+        testid: `deck-improve-${d.name}`,
+        disabled: !!running || !!dk.list.adapt,
+        onclick: () => improve(d.name),
+      }, t('decks.improve', { n: ADAPT_MINUTES })),
+      d.learned ? h('button', {
+        type: 'button',
+        class: 'btn btn-danger-ghost',
+        testid: `deck-forget-${d.name}`,
+        onclick: () => forget(d),
+      }, t('decks.forget')) : null));
+}
+
+function jobPanel() {
+  const job = dk.job;
+  if (!job || job.state === 'idle') return null;
+  const stateText = job.state === 'failed'
+    ? t('decks.failed', { message: job.message || '?' })
+    : t(`decks.state.${job.state}`);
+  return h('section', { class: 'deck-job', testid: 'deck-job', 'data-state': job.state, 'aria-live': 'polite' },
+    h('div', { class: 'deck-head' },
+      h('strong', {}, t('decks.job', { name: job.deck })),
+      job.running ? h('span', { class: 'muted small', testid: 'deck-job-left' }, t('decks.left', { time: clock(job.left_s) })) : null),
+    h('progress', {
+      class: 'deck-progress',
+      testid: 'deck-job-progress',
+      max: '1',
+      value: String(job.progress ?? 0),
+      'aria-label': t('decks.job', { name: job.deck }),
+    }),
+    h('p', { class: 'small', testid: 'deck-job-state' }, stateText),
+    job.running && job.message ? h('p', { class: 'muted small deck-job-line', testid: 'deck-job-line' }, job.message) : null,
+    job.running ? h('button', {
+      type: 'button',
+      class: 'btn btn-secondary',
+      testid: 'deck-job-cancel',
+      onclick: cancel,
+    }, t('decks.cancel')) : null);
+}
+
+function render() {
+  if (!dk) return;
+  const list = dk.list;
+  fill(dk.els.body,
+    list.adapt ? h('p', { class: 'muted small', testid: 'decks-cannot-adapt' }, t('decks.cannotAdapt', { why: list.adapt })) : null,
+    jobPanel(),
+    list.decks.length
+      ? h('ul', { class: 'deck-list', testid: 'deck-list' }, list.decks.map(deckCard))
+      : h('p', { class: 'muted', testid: 'decks-none' }, t('decks.none')),
+    h('p', { class: 'muted small' }, list.learn_from_scans
+      ? t('decks.learnOn', { n: num(list.learned_max) })
+      : t('decks.learnOff')));
+}
+
+async function refresh() {
+  const mine = dk;
+  if (!mine) return;
+  const [list, job] = await Promise.allSettled([api.decks(), api.adaptStatus()]);
+  if (dk !== mine) return;
+  if (list.status === 'fulfilled') mine.list = list.value;
+  if (job.status === 'fulfilled') mine.job = job.value;
+  render();
+  clearTimeout(mine.timer);
+  if (mine.job?.running) mine.timer = setTimeout(refresh, POLL_MS);
+}
+
+async function improve(name) {
+  try {
+    dk.job = await api.startAdapt(name, ADAPT_MINUTES);
+  } catch (e) {
+    toast(e.message, 'error');
+  }
+  refresh();
+}
+
+async function cancel() {
+  try {
+    dk.job = await api.cancelAdapt();
+  } catch (e) {
+    toast(e.message, 'error');
+  }
+  refresh();
+}
+
+async function forget(d) {
+  const ok = await ask({
+    title: t('decks.forgetTitle', { name: d.name }),
+    text: t('decks.forgetText', { n: num(d.learned) }),
+    okLabel: t('decks.forget'),
+    danger: true,
+  });
+  if (!ok) return;
+  try {
+    const r = await api.deleteLearned(d.name);
+    toast(t('decks.forgot', { n: num(r.deleted) }));
+  } catch (e) {
+    toast(e.message, 'error');
+  }
+  refresh();
+}
+
+/** The admin's decks sheet; it follows a run of "Improve this deck" while it is open. */
+export function openDecks() {
+  const dlg = $('#decks');
+  const els = { body: h('div', { class: 'sheet-scroll', testid: 'decks-body' }, h('p', { class: 'muted' }, t('app.loading'))) };
+  fill($('#decks-body'),
+    h('header', { class: 'sheet-head' },
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'decks-close' }, '✕'),
+      h('div', { class: 'sheet-title' }, h('h2', {}, t('decks.title')), h('div', { class: 'muted small' }, t('decks.sub')))),
+    els.body);
+  if (!dlg.dataset.wiredDecks) {
+    dlg.dataset.wiredDecks = '1';
+    dlg.addEventListener('close', () => {
+      if (dk) clearTimeout(dk.timer);
+      dk = null;
+    });
+  }
+  if (dk) clearTimeout(dk.timer);
+  dk = { list: { decks: [] }, job: null, timer: null, els };
+  openDialog(dlg);
+  refresh();
+}
