@@ -309,3 +309,20 @@ def test_adapting_needs_the_training_extra_and_a_deck(
     assert client.post("/api/decks/home/adapt", headers=ADMIN,
                        json={"minutes": 0}).status_code == 422
     assert client.get("/api/decks/adapt").status_code == 401
+
+
+@needs_model
+def test_the_knock_check_reads_with_the_games_deck(client: TestClient, tmp_path: Path) -> None:
+    photo = ROOT / "scorekeeper" / "camera" / "samples" / "sample-5-table-chicago.jpg"
+    r = client.post("/api/games", headers=ADMIN,
+                    json={"variant": "chicago", "players": ["Ann", "Bob"], "deck": "home"})
+    gid = r.json()["id"]
+    answers = []
+    for deck in ("home", "gone"):  # not adapted yet, then removed: the generic model reads
+        if deck == "gone":
+            (tmp_path / "decks" / "home" / "deck.json").unlink()
+        r = client.post(f"/api/games/{gid}/knock-check", data={"player": "Ann"},
+                        files={"image": ("hand.jpg", photo.read_bytes(), "image/jpeg")})
+        assert r.status_code == 200, r.text
+        answers.append(r.json())
+    assert answers[0] == answers[1]

@@ -8,6 +8,7 @@ client, and the same upload caps as a scan (size before reading, pixels before d
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -17,7 +18,7 @@ from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.settings import ChicagoSettings
 from scorekeeper.web import scan
 from scorekeeper.web.auth import public
-from scorekeeper.web.deps import ClientDep, KnockLimitDep, StoreDep, VisionDep
+from scorekeeper.web.deps import ClientDep, KnockLimitDep, SettingsDep, StoreDep, VisionDep
 from scorekeeper.web.errors import ApiError
 from scorekeeper.web.limits import PER_MINUTE, RateLimit, is_local
 from scorekeeper.web.models import KnockAnswer, KnockCards, json_or_photo, photo_schema, refusals
@@ -38,7 +39,8 @@ def _answer(player: str, check: dict[str, Any] | None, cards: list[str],
                        dropped=check["dropped"], cards=cards, impossible=impossible)
 
 
-async def _from_photo(request: Request, game: Any, vision: Vision) -> KnockAnswer:
+async def _from_photo(request: Request, game: Any, vision: Vision, data_dir: Path,
+                      deck: str | None) -> KnockAnswer:
     from scorekeeper.vision.scan import scan_frame
 
     upload, player = await scan.photo_form(
@@ -49,7 +51,7 @@ async def _from_photo(request: Request, game: Any, vision: Vision) -> KnockAnswe
     data = await upload.read()
     frame = await scan.decode_upload(data, upload.filename or "the photo")
     del data, upload  # the photo is not kept a moment longer than the reading needs
-    reader = await scan.reader_of(vision)
+    reader, _ = await scan.deck_reader_of(vision, data_dir, deck)  # the game's deck, if any
     result = await run_in_threadpool(scan_frame, frame, reader, game, name)
     del frame
     check = result.knock
@@ -74,8 +76,8 @@ async def _from_cards(request: Request, game: Any) -> KnockAnswer:
 
 @public
 async def knock_check(game_id: int, request: Request, response: Response, store: StoreDep,
-                      vision: VisionDep, limits: KnockLimitDep, client: ClientDep
-                      ) -> KnockAnswer:
+                      vision: VisionDep, limits: KnockLimitDep, client: ClientDep,
+                      settings: SettingsDep) -> KnockAnswer:
     """May this player knock with this hand? Answered to the asking phone only."""
     client = client or "unknown"
     wait = 0.0 if is_local(client) else limits.wait_s(client)
@@ -86,7 +88,8 @@ async def knock_check(game_id: int, request: Request, response: Response, store:
     if not isinstance(game.settings, ChicagoSettings):
         raise RulesError("the knock check is for Chicago Rummy")
     if scan.is_upload(request):
-        answer = await _from_photo(request, game, vision)
+        answer = await _from_photo(request, game, vision, settings.data_dir,
+                                   store.get(game_id).get("deck"))
     else:
         answer = await _from_cards(request, game)
     response.headers["Cache-Control"] = "no-store"
