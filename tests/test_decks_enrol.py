@@ -94,3 +94,43 @@ def test_enrol_stores_nothing_when_a_photo_is_wrong(tmp_path: Path, deck,
     assert not (tmp_path / "data" / "decks" / "home").exists()
     assert main(["deck", "enrol", "home", *[str(good)] * 6]) == 2
     assert "1 to 5 photos" in capsys.readouterr().err
+
+
+def test_enrolled_crops_become_a_deck_the_renderer_draws(deck) -> None:
+    """Each stored index crop becomes a face with that index at its top-left corner and
+    turned at the bottom-right, on the paper seen around the indices; scenes of it are
+    labelled with the enrolled cards."""
+    from scorekeeper.decks.examples import cut
+    from scorekeeper.training.synth.compose import render_scene
+    from scorekeeper.training.synth.enrolled import H, W, deck_from_examples
+
+    crops, rows = [], []
+    for face in deck.faces[:6]:
+        photo = np.full((400, 300, 3), (90, 140, 60), np.uint8)  # the card on green felt
+        img = cv2.resize(face.image, (240, 336))
+        alpha = img[:, :, 3:4] / 255
+        photo[30:366, 30:270] = (img[:, :, :3] * alpha + photo[30:366, 30:270] * (1 - alpha))
+        x1, y1, x2, y2 = face.index[0]
+        box = (30 + 2 * x1, 30 + 2 * y1, 30 + 2 * x2, 30 + 2 * y2)
+        crops.append(cut(photo, box))
+        rows.append({"card": face.card, "box": list(box), "group": face.card})
+    crops.append(crops[0])
+    rows.append({"card": "none", "box": [0, 0, 10, 10], "group": "n"})
+    built = deck_from_examples(crops, rows, "home", seed=1)
+    assert [f.card for f in built.faces] == [r["card"] for r in rows[:6]]
+    for f in built.faces:
+        tl, br = f.index
+        assert f.image.shape == (H, W, 4)
+        assert 0 <= tl[0] < tl[2] < W / 2 and 0 <= tl[1] < tl[3] < H / 2
+        assert br == (W - tl[2], H - tl[3], W - tl[0], H - tl[1])
+        ink = f.image[tl[1]:tl[3], tl[0]:tl[2], :3].min()
+        turned = f.image[br[1]:br[3], br[0]:br[2], :3]
+        assert ink < 120 and turned.min() < 120  # the index is printed at both corners
+        paper = f.image[H // 2 - 5:H // 2 + 5, 5:15, :3].reshape(-1, 3).mean(0)
+        assert paper.min() > 200  # the cards' paper (white), not the felt around them
+    assert {f.card for f in deck_from_examples(crops, rows, cards={"AC"}).faces} == {"AC"}
+    _, labels = render_scene(np.random.default_rng(0), [built], (320, 320))
+    cards = {lab["card"] for lab in labels if lab["kind"] == "index"}
+    assert cards and cards <= {r["card"] for r in rows[:6]}
+    with pytest.raises(ValueError, match="no enrolled index crops"):
+        deck_from_examples(crops[-1:], rows[-1:])
