@@ -116,11 +116,15 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:
     """The one deck action that trains: its code is imported only here."""
     from scorekeeper.decks.profile import open_deck
-    from scorekeeper.training.adapt import Cancelled, adapt_deck
+    from scorekeeper.training.adapt import Cancelled, adapt_deck, adapt_deck_scenes
 
     profile = open_deck(data_dir, args.name)
     try:
-        outcome = adapt_deck(profile, models, args.minutes, args.seed, out=sys.stderr)
+        if args.scenes:
+            outcome = adapt_deck_scenes(profile, models, args.minutes, args.seed,
+                                        out=sys.stderr, detector=not args.classifier_only)
+        else:
+            outcome = adapt_deck(profile, models, args.minutes, args.seed, out=sys.stderr)
     except Cancelled as exc:
         sys.stderr.write(f"\n{exc}\n")
         return 130

@@ -34,6 +34,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], func: C
                                              "only if it reads held-back examples better")
     adapt.add_argument("name")
     adapt.add_argument("--minutes", type=float, default=5.0, help="training time (default 5)")
+    adapt.add_argument("--scenes", action="store_true",
+                       help="experimental: render scenes of the deck from its enrolled indices "
+                            "and fine-tune the detector and classifier on them (docs/decks.md: "
+                            "measured no better yet)")
+    adapt.add_argument("--classifier-only", action="store_true",
+                       help="with --scenes: keep the generic detector")
     adapt.add_argument("--seed", type=int, default=0)
     layout = actions.add_parser("layout", help="print the enrolment layout, or write its sheet")
     layout.add_argument("--out", type=Path, default=None,

@@ -7,6 +7,12 @@ covered: what a meld row or a fan does to an index) and half crops of the other 
 and of print that is no index, so it keeps reading them. Part of the deck's examples (whole
 physical cards) is held back; the new model is installed only when it reads them better
 than the generic model (and the deck's current one): a worse model is never installed.
+
+`adapt_deck_scenes` (`deck adapt --scenes`, experimental) learns the deck where its cards
+are lost instead: scenes rendered from its enrolled indices (`synth/enrolled.py`) and of
+other designs, the detector and classifier fine-tuned on them, held-back scenes read by
+every mix of generic and adapted networks. Measured no better on the held-out deck yet
+(docs/decks.md, Figures).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import json
 import math
 import os
 import random
+import shutil
 import sys
 import time
 from dataclasses import dataclass
@@ -252,7 +259,7 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
         from scorekeeper.training.classifier_train import export_onnx
 
         export_onnx(model.eval(), tmp)
-        profile.install_classifier(tmp, check)
+        profile.install_models({"classifier": tmp}, check)  # with the generic detector
     except KeyboardInterrupt:
         raise Cancelled(f"cancelled: deck {profile.name!r} keeps its model") from None
     finally:
@@ -309,6 +316,292 @@ def _check(generic, model, profile: DeckProfile, stored: list[np.ndarray], label
             "best_accuracy": rivals[best]["accuracy"],
             "adapted_key": (a["accuracy"], -a["false"]),
             "best_key": (rivals[best]["accuracy"], -rivals[best]["false"])}
+
+
+# ---- learning from scenes of the deck (`deck adapt --scenes`) -------------------------
+
+DECK_SCENES_PER_MINUTE = 50  # scenes of the deck rendered per minute of the run
+OTHER_SCENES = 0.5  # scenes of other designs per scene of the deck: so they are not forgotten
+CHECK_SCENES = 40  # held-back scenes of the deck the check reads (never trained on)
+VAL_SCENES = 6  # the detector trainer's own end-of-run look (ultralytics insists on one)
+DETECTOR_SHARE = 0.7  # of the training time, the rest is the classifier's
+RESERVE_S = 40.0  # exports and the check's reads, about (2-core x86, 40 check scenes)
+IMGSZ = 416  # the shipped detector's training size
+DET_LR = 1e-3
+
+
+def adapt_deck_scenes(profile: DeckProfile, models: Path, minutes: float = 8.0, seed: int = 0,
+               cards_dir: Path | None = None, out: TextIO = sys.stderr,
+               detector: bool = True) -> Outcome:
+    """Learn the deck in about `minutes`: render scenes of it from its enrolled indices
+    (`synth/enrolled.py`) and of other designs, fine-tune the shipped detector (unless
+    `detector` is False) and classifier on them, read held-back scenes of the deck with
+    every mix of generic and adapted networks, and install the best mix only when it reads
+    more cards exactly than the deck's model now does and no more falsely. Ctrl-C raises
+    Cancelled after cleaning up; the profile is then as it was."""
+    from scorekeeper.training.synth.enrolled import deck_from_examples
+
+    start = time.monotonic()
+    # OpenCV's thread pool does not survive the renderer's forks: it would hang them
+    cv2.setNumThreads(1)
+    budget = max(30.0, minutes * 60)
+    stored, rows = load_crops(profile)
+    if sum(r["card"] != "none" for r in rows) < MIN_EXAMPLES:
+        raise DeckError(f"deck {profile.name!r} has {len(rows)} examples; add labelled photos "
+                        f"(`deck add`, `deck enrol`) first: at least {MIN_EXAMPLES} indices")
+    rng = np.random.default_rng(seed)
+    work = profile.folder / ".adapt"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    try:
+        deck = deck_from_examples(stored, rows, f"deck-{profile.name}", seed)
+        n_deck = max(24, round(DECK_SCENES_PER_MINUTE * budget / 60))
+        others = _other_decks(cards_dir, seed)
+        print(f"deck {profile.name}: {len(deck.faces)} faces from its enrolled indices; "
+              f"rendering {n_deck} scenes of it, {round(n_deck * OTHER_SCENES)} of "
+              f"{len(others)} other designs, {CHECK_SCENES} held back to check", file=out)
+        _render(work / "deck", n_deck, seed, [deck])
+        _render(work / "check", CHECK_SCENES, seed + 10_000, [deck])
+        if others:
+            _render(work / "other", round(n_deck * OTHER_SCENES), seed + 20_000, others)
+        import torch  # after the rendering: its thread pool would hang the renderer's forks
+
+        torch.set_num_threads(os.cpu_count() or 1)
+        torch.manual_seed(seed)
+        left = budget - (time.monotonic() - start) - RESERVE_S
+        files: dict[str, Path] = {}
+        steps = 0
+        if detector:
+            _render(work / "val", VAL_SCENES, seed + 30_000, [deck])
+            files["detector"] = train_detector(models, work, max(20.0, left * DETECTOR_SHARE),
+                                               seed, out)
+        left = budget - (time.monotonic() - start) - RESERVE_S + 10
+        model, steps = train_classifier(models, stored, rows, work, max(10.0, left), seed,
+                                        rng, out)
+        from scorekeeper.training.classifier_train import export_onnx
+
+        files["classifier"] = work / "cards-cls.onnx"
+        export_onnx(model.eval(), files["classifier"])
+        print(f"checking on {CHECK_SCENES} held-back scenes of the deck", file=out)
+        check = scene_check(models, profile, work, files)
+        check.update(steps=steps, minutes=round((time.monotonic() - start) / 60, 2),
+                     examples=len(rows), faces=len(deck.faces), scenes=n_deck)
+        chosen = check.pop("chosen")
+        if not chosen:
+            return Outcome(False, check, time.monotonic() - start, steps,
+                           f"not installed: no mix of adapted networks read the "
+                           f"{check['held_back']} held-back cards better than the "
+                           f"{check['best']} model ({check['best_correct']} exact, "
+                           f"{check['best_false']} false)")
+        profile.install_models({k: files[k] for k in chosen}, check)
+    except KeyboardInterrupt:
+        raise Cancelled(f"cancelled: deck {profile.name!r} keeps its model") from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return Outcome(True, check, time.monotonic() - start, steps,
+                   f"installed the adapted {' and '.join(chosen)}: held-back scenes "
+                   f"{check['generic']:.1%} (generic) → {check['adapted']:.1%} of "
+                   f"{check['held_back']} cards read exactly, false "
+                   f"{check['generic_false']} → {check['adapted_false']}")
+
+
+def _other_decks(cards_dir: Path | None, seed: int) -> list:
+    """Designs to keep reading while this deck is learned: the training art, else
+    procedural font decks (a Pi, CI), else none."""
+    from scorekeeper.training.synth.deckset import cache_ready, load_decks
+    from scorekeeper.training.synth.fontdeck import index_fonts, make_decks
+
+    decks = load_decks("train", cards_dir) if cache_ready(cards_dir) else []
+    if index_fonts():
+        decks += make_decks(4 if decks else 8, seed + 7)
+    return decks
+
+
+def _render(folder: Path, count: int, seed: int, decks: list) -> None:
+    from scorekeeper.training.synth.dataset import render_dataset
+
+    stderr, sys.stderr = sys.stderr, open(os.devnull, "w")  # noqa: SIM115 - its own counter
+    try:
+        render_dataset(folder, count, 640, seed, workers=min(2, os.cpu_count() or 1),
+                       decks=decks)
+    finally:
+        sys.stderr.close()
+        sys.stderr = stderr
+
+
+def train_detector(models: Path, work: Path, seconds: float, seed: int, out: TextIO) -> Path:
+    """The shipped detector fine-tuned for `seconds` on the deck's and the other designs'
+    scenes (ultralytics, the `make model` augmentation); returns its ONNX export."""
+    import logging
+
+    from scorekeeper.training.mixed_precision import (
+        allow_ultralytics_cpu_bf16,
+        cpu_has_bf16,
+        skip_amp_check,
+    )
+    from scorekeeper.training.train import AUGMENT, write_data_yaml
+    from scorekeeper.vision.ultralytics_env import prepare
+
+    prepare()
+    import ultralytics.utils.torch_utils as tu
+    from ultralytics import YOLO
+
+    tu.NUM_THREADS = os.cpu_count() or 1
+    skip_amp_check()
+    allow_ultralytics_cpu_bf16()
+    data = write_data_yaml(work / "deck", work / "val", work / "data.yaml")
+    if (work / "other").is_dir():
+        text = data.read_text().replace(
+            f"train: {(work / 'deck' / 'images').resolve()}",
+            f"train: [{(work / 'deck' / 'images').resolve()}, "
+            f"{(work / 'other' / 'images').resolve()}]")
+        data.write_text(text)
+    yolo = YOLO(str(models / "cards-det.pt"))
+    t0, last = time.monotonic(), [0.0]
+
+    def progress(trainer) -> None:
+        now = time.monotonic()
+        if now - last[0] > 2:
+            last[0] = now
+            left = max(0.0, seconds - (now - t0))
+            print(f"\radapting the detector: epoch {trainer.epoch + 1}  {int(left) // 60}:"
+                  f"{int(left) % 60:02d} left", end="", file=out, flush=True)
+
+    yolo.add_callback("on_train_batch_end", progress)
+    logger = logging.getLogger("ultralytics")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yolo.train(data=str(data), imgsz=IMGSZ, epochs=100, time=seconds / 3600, batch=16,
+                   workers=0, device="cpu", amp="bf16" if cpu_has_bf16() else False,
+                   project=str(work.resolve()), name="runs", exist_ok=True, val=False,
+                   plots=False, patience=0, deterministic=False, seed=seed, verbose=False,
+                   optimizer="AdamW", lr0=DET_LR, warmup_epochs=0.2, warmup_bias_lr=0.01,
+                   close_mosaic=1, **AUGMENT)
+        print(file=out)
+        weights = work / "runs" / "weights"
+        best = weights / "best.pt" if (weights / "best.pt").is_file() else weights / "last.pt"
+        onnx = Path(YOLO(str(best)).export(format="onnx", imgsz=IMGSZ, simplify=True,
+                                           dynamic=True, verbose=False))
+    finally:
+        logger.setLevel(level)
+    target = work / "cards-det.onnx"
+    os.replace(onnx, target)
+    return target
+
+
+def train_classifier(models: Path, stored: list[np.ndarray], rows: list[dict], work: Path,
+                     seconds: float, seed: int, rng: np.random.Generator, out: TextIO):
+    """The shipped classifier fine-tuned for `seconds`: batches of the deck's enrolled
+    crops (augmented), crops of its rendered scenes, and crops of the other designs'
+    scenes (or of their faces); batch norm keeps the shipped statistics."""
+    import torch
+    from torch import nn
+
+    from scorekeeper.training.crops import crops_from_dataset
+
+    labels = np.array([CLASS_OF[r["card"]] for r in rows], dtype=np.int64)
+    pyrng = random.Random(seed)
+    deck_x, deck_y = crops_from_dataset(work / "deck", pyrng, per_index=1)
+    if (work / "other").is_dir():
+        ox, oy = crops_from_dataset(work / "other", pyrng, per_index=1)
+        other, other_y = list(ox), [int(v) for v in oy]
+    else:
+        raw, other_y = other_designs(SYNTHETIC, rng)
+        other = [centre_crop(c) for c in raw]
+    model = _load_generic(models).train()
+    for module in model.modules():  # keep the shipped normalisation: a few hundred crops
+        if isinstance(module, nn.BatchNorm2d):  # of one deck would skew its statistics
+            module.eval()
+    opt = torch.optim.AdamW(model.parameters(), lr=PEAK_LR, weight_decay=1e-4)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    t0, steps, last = time.monotonic(), 0, 0.0
+    every = list(range(len(rows)))
+    while (elapsed := time.monotonic() - t0) < seconds:
+        frac = elapsed / seconds
+        for group in opt.param_groups:
+            group["lr"] = PEAK_LR * min(1.0, frac / 0.05) * 0.5 * (1 + math.cos(math.pi * frac))
+        xb, yb = _mixed_batch(stored, labels, every, deck_x, deck_y, other, other_y, rng)
+        loss = loss_fn(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        steps += 1
+        if time.monotonic() - last > 2:
+            last = time.monotonic()
+            left = max(0.0, seconds - (last - t0))
+            print(f"\radapting the classifier: {frac:4.0%}  {int(left) // 60}:"
+                  f"{int(left) % 60:02d} left  loss {loss.item():.3f}", end="", file=out,
+                  flush=True)
+    print(file=out)
+    return model, steps
+
+
+def _mixed_batch(stored: list[np.ndarray], labels: np.ndarray, at: list[int],
+                 deck_x: np.ndarray, deck_y: np.ndarray, other: list[np.ndarray],
+                 other_y: list[int], rng: np.random.Generator):
+    """A quarter enrolled crops (augmented), 3/8 the deck's scene crops, 3/8 the others'."""
+    import torch
+
+    n_enrol, n_deck = BATCH // 4, 3 * BATCH // 8
+    picks = [(augment(stored[i], rng), int(labels[i])) for i in rng.choice(at, n_enrol)]
+    picks += [(_relight(deck_x[i], rng), int(deck_y[i]))
+              for i in rng.integers(0, len(deck_x), n_deck)]
+    picks += [(_relight(other[i], rng), other_y[i])
+              for i in rng.integers(0, len(other), BATCH - n_enrol - n_deck)]
+    x = np.stack([c for c, _ in picks])
+    k = int(rng.integers(4))
+    xt = torch.from_numpy(np.ascontiguousarray(np.rot90(x[:, :, :, ::-1], k, axes=(1, 2))))
+    return (xt.permute(0, 3, 1, 2).float() / 255,
+            torch.tensor([y for _, y in picks], dtype=torch.int64))
+
+
+def _relight(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    gain = rng.uniform(0.8, 1.2) * rng.uniform(0.95, 1.05, 3)
+    return np.clip(crop.astype(np.float32) * gain + rng.uniform(-12, 12), 0, 255).astype(np.uint8)
+
+
+def scene_check(models: Path, profile: DeckProfile, work: Path, files: dict[str, Path]
+                ) -> dict:
+    """Read the held-back scenes with the generic model, the deck's current model and
+    every mix of generic and adapted networks; `chosen` is the mix to install (empty: none
+    reads more cards exactly than the best rival with no more false cards)."""
+    from itertools import combinations
+
+    from scorekeeper.vision.evaluate import eval_synthetic
+    from scorekeeper.vision.reader import CardReader
+
+    scenes = work / "check"
+    results = {"generic": eval_synthetic(CardReader(models), scenes)}
+    if profile.detector_path is not None or profile.classifier_path is not None:
+        current = CardReader(models, deck=profile)
+        if current.deck is not None:
+            results["current"] = eval_synthetic(current, scenes)
+    mixes: dict[tuple[str, ...], dict] = {}
+    for n in range(len(files), 0, -1):
+        for mix in combinations(sorted(files), n):
+            candidate = DeckProfile(profile.name, work, {k: {"onnx": files[k].name}
+                                                         for k in mix})
+            reader = CardReader(models, deck=candidate)
+            if reader.warnings:  # an adapted network that does not load is no candidate
+                continue
+            mixes[mix] = eval_synthetic(reader, scenes)
+    rivals = {k: (v["correct"], -v["false"]) for k, v in results.items()}
+    best = max(rivals, key=lambda k: rivals[k])
+    ok = {m: (r["correct"], -r["false"]) for m, r in mixes.items()
+          if r["correct"] > results[best]["correct"] and r["false"] <= results[best]["false"]}
+    chosen = max(ok, key=lambda m: ok[m]) if ok else ()
+    top = mixes[chosen] if chosen else max(mixes.values(), key=lambda r: (r["correct"],
+                                                                           -r["false"]),
+                                           default=results["generic"])
+    labelled = max(1, results["generic"]["labelled"])
+    return {"held_back": results["generic"]["labelled"], "unit": "cards in held-back scenes",
+            "generic": results["generic"]["correct"] / labelled,
+            "generic_false": results["generic"]["false"],
+            "adapted": top["correct"] / labelled, "adapted_false": top["false"],
+            "mixes": {"+".join(m): [r["correct"], r["false"]] for m, r in mixes.items()},
+            "best": best, "best_correct": results[best]["correct"],
+            "best_false": results[best]["false"], "chosen": list(chosen)}
 
 
 # ---- rendered enrolment photos (tests and the figures in docs/decks.md) ----------------
