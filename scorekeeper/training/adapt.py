@@ -25,6 +25,7 @@ import random
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -201,7 +202,6 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
     """Train for `minutes`, check on the held-back cards, install if better. Ctrl-C raises
     Cancelled after cleaning up; the profile is then as it was."""
     import torch
-    from torch import nn
 
     start = time.monotonic()
     stored, rows = load_crops(profile)
@@ -217,34 +217,13 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
           f"back to check; making {SYNTHETIC} crops of the other designs", file=out)
     other, other_y = other_designs(SYNTHETIC, rng, cards_dir)
     generic = _load_generic(models)
-    model = _load_generic(models).train()
-    for module in model.modules():  # keep the shipped normalisation: a few hundred crops
-        if isinstance(module, nn.BatchNorm2d):  # of one deck would skew its statistics
-            module.eval()
-    opt = torch.optim.AdamW(model.parameters(), lr=PEAK_LR, weight_decay=1e-4)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    model = _trainable(models)
     budget = max(10.0, minutes * 60 - (time.monotonic() - start) - 5)
-    t0, steps, last = time.monotonic(), 0, 0.0
     tmp = profile.folder / ".cards-cls.onnx.tmp"
     try:
-        while (elapsed := time.monotonic() - t0) < budget:
-            frac = elapsed / budget
-            lr = PEAK_LR * min(1.0, frac / 0.05) * 0.5 * (1 + math.cos(math.pi * frac))
-            for group in opt.param_groups:
-                group["lr"] = lr
-            xb, yb = _batch(stored, labels, train_at, other, other_y, rng)
-            loss = loss_fn(model(xb), yb)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            steps += 1
-            if time.monotonic() - last > 2:
-                last = time.monotonic()
-                left = budget - (last - t0)
-                print(f"\radapting {profile.name}: {frac:4.0%}  {int(left) // 60}:"
-                      f"{int(left) % 60:02d} left  loss {loss.item():.3f}", end="", file=out,
-                      flush=True)
-        print(file=out)
+        steps = _fine_tune(
+            model, lambda: _batch(stored, labels, train_at, other, other_y, rng), budget,
+            f"adapting {profile.name}", out)
         check = _check(generic, model, profile, stored, labels, back_at)
         check.update(steps=steps, minutes=round((time.monotonic() - start) / 60, 2),
                      examples=len(rows))
@@ -267,6 +246,47 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
     return Outcome(True, check, time.monotonic() - start, steps,
                    f"installed: held-back {check['generic']:.1%} (generic) → "
                    f"{check['adapted']:.1%} (adapted), {check['held_back']} crops")
+
+
+def _trainable(models: Path):  # -> torch.nn.Module
+    """The shipped classifier, ready to fine-tune: batch norm keeps the shipped statistics,
+    which a few hundred crops of one deck would skew."""
+    from torch import nn
+
+    model = _load_generic(models).train()
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+    return model
+
+
+def _fine_tune(model, next_batch: Callable[[], tuple], seconds: float, what: str,
+               out: TextIO) -> int:
+    """Train on `next_batch()` for `seconds` (a short warm-up, then cosine), printing the
+    progress and time left; the steps taken."""
+    import torch
+    from torch import nn
+
+    opt = torch.optim.AdamW(model.parameters(), lr=PEAK_LR, weight_decay=1e-4)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    t0, steps, last = time.monotonic(), 0, 0.0
+    while (elapsed := time.monotonic() - t0) < seconds:
+        frac = elapsed / seconds
+        for group in opt.param_groups:
+            group["lr"] = PEAK_LR * min(1.0, frac / 0.05) * 0.5 * (1 + math.cos(math.pi * frac))
+        xb, yb = next_batch()
+        loss = loss_fn(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        steps += 1
+        if time.monotonic() - last > 2:
+            last = time.monotonic()
+            left = max(0.0, seconds - (last - t0))
+            print(f"\r{what}: {frac:4.0%}  {int(left) // 60}:{int(left) % 60:02d} left  "
+                  f"loss {loss.item():.3f}", end="", file=out, flush=True)
+    print(file=out)
+    return steps
 
 
 def _batch(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
@@ -495,8 +515,6 @@ def train_classifier(models: Path, stored: list[np.ndarray], rows: list[dict], w
     """The shipped classifier fine-tuned for `seconds`: batches of the deck's enrolled
     crops (augmented), crops of its rendered scenes, and crops of the other designs'
     scenes (or of their faces); batch norm keeps the shipped statistics."""
-    import torch
-    from torch import nn
 
     from scorekeeper.training.crops import crops_from_dataset
 
@@ -509,31 +527,11 @@ def train_classifier(models: Path, stored: list[np.ndarray], rows: list[dict], w
     else:
         raw, other_y = other_designs(SYNTHETIC, rng)
         other = [centre_crop(c) for c in raw]
-    model = _load_generic(models).train()
-    for module in model.modules():  # keep the shipped normalisation: a few hundred crops
-        if isinstance(module, nn.BatchNorm2d):  # of one deck would skew its statistics
-            module.eval()
-    opt = torch.optim.AdamW(model.parameters(), lr=PEAK_LR, weight_decay=1e-4)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    t0, steps, last = time.monotonic(), 0, 0.0
+    model = _trainable(models)
     every = list(range(len(rows)))
-    while (elapsed := time.monotonic() - t0) < seconds:
-        frac = elapsed / seconds
-        for group in opt.param_groups:
-            group["lr"] = PEAK_LR * min(1.0, frac / 0.05) * 0.5 * (1 + math.cos(math.pi * frac))
-        xb, yb = _mixed_batch(stored, labels, every, deck_x, deck_y, other, other_y, rng)
-        loss = loss_fn(model(xb), yb)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        steps += 1
-        if time.monotonic() - last > 2:
-            last = time.monotonic()
-            left = max(0.0, seconds - (last - t0))
-            print(f"\radapting the classifier: {frac:4.0%}  {int(left) // 60}:"
-                  f"{int(left) % 60:02d} left  loss {loss.item():.3f}", end="", file=out,
-                  flush=True)
-    print(file=out)
+    steps = _fine_tune(
+        model, lambda: _mixed_batch(stored, labels, every, deck_x, deck_y, other, other_y, rng),
+        seconds, "adapting the classifier", out)
     return model, steps
 
 
