@@ -354,13 +354,16 @@ def test_a_body_of_megabytes_gets_a_small_reply_from_the_handler(tmp_path: Path,
     in front of them (which refuses a body over 1 MB before it is read)."""
     from fastapi import FastAPI
 
+    from scorekeeper.settings import Settings
     from scorekeeper.store import GameStore
     from scorekeeper.web import api, errors
-    from scorekeeper.web.deps import get_hub, get_store
+    from scorekeeper.web.deps import get_hub, get_settings, get_store
     from scorekeeper.web.hub import Hub
 
     app, store, hub = FastAPI(), GameStore(tmp_path / "games.db"), Hub()
-    app.dependency_overrides.update({get_store: lambda: store, get_hub: lambda: hub})
+    settings = Settings(data_dir=tmp_path)
+    app.dependency_overrides.update({get_store: lambda: store, get_hub: lambda: hub,
+                                     get_settings: lambda: settings})
     errors.install(app)
     api.register(app)
     data = json.dumps(body)

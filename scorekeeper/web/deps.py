@@ -38,10 +38,7 @@ async def get_camera(request: Request) -> CameraSupervisor:
 
 
 async def get_settings(request: Request) -> Settings:
-    """The server's settings; an app put together without `create_app` (a test of a few
-    routes) gets the defaults and the environment's, as `Settings()` reads them."""
-    settings = getattr(request.app.state, "settings", None)
-    return cast(Settings, settings) if settings is not None else Settings()
+    return cast(Settings, request.app.state.settings)
 
 
 async def get_vision(request: Request) -> Vision:
