@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from scorekeeper.calibration.detect import detect_markers
 from scorekeeper.calibration.layout import Layout, Point, corners_array, pretty_json
+from scorekeeper.files import write_atomic
 
 ZoneKey = str | tuple[str, str]
 
@@ -115,10 +116,7 @@ class Calibration(BaseModel):
         return float(np.max(np.linalg.norm(got - want, axis=1)))
 
     def save(self, path: Path) -> Path:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(pretty_json(self.model_dump(mode="json")), encoding="utf-8")
-        tmp.replace(path)  # a half-written calibration must never be read back
+        write_atomic(path, pretty_json(self.model_dump(mode="json")))  # never read back half
         return path
 
     @classmethod

@@ -23,6 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.files import write_atomic
+
 MANIFEST = "deck.json"
 EXAMPLES = "examples"
 EXAMPLE_LIST = "examples.jsonl"
@@ -51,12 +53,6 @@ def check_name(name: str) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 @dataclass

@@ -8,7 +8,6 @@ in the OpenAPI document (its 401, and the bearer scheme `ADMIN_SCHEME`).
 from __future__ import annotations
 
 import hmac
-import os
 import secrets
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any, TypeVar
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
+from scorekeeper.files import write_atomic
 from scorekeeper.settings import Settings
 from scorekeeper.web.errors import ApiError
 from scorekeeper.web.models import UNAUTHORIZED
@@ -47,17 +47,8 @@ def load_or_create_token(path: Path) -> tuple[str, bool]:
             return token, False
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
     token = secrets.token_urlsafe(24)
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)  # the umask cannot widen it, but an old tmp file could be wider
-        os.write(fd, (token + "\n").encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+    write_atomic(path, token + "\n", private=True)
     return token, True
 
 

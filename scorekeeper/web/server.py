@@ -15,6 +15,7 @@ from typing import Any, TextIO
 import qrcode
 import uvicorn
 
+from scorekeeper.files import write_atomic
 from scorekeeper.settings import Settings
 from scorekeeper.store.faults import StoreError
 from scorekeeper.web.app import create_app
@@ -93,16 +94,7 @@ def admin_link_path(data_dir: Path) -> Path:
 
 def write_admin_link(path: Path, link: str) -> None:
     """Write the link readable by this user only, whole or not at all."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, (link + "\n").encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+    write_atomic(path, link + "\n", private=True)
 
 
 def goes_to_a_log(out: TextIO) -> bool:
