@@ -44,6 +44,9 @@ class StreamRefused(Exception):
 class Hub:
     """Per-game sets of listener queues; must be used from the event loop's thread.
 
+    A key below 1 is a channel no game can have: the club's big screen uses them for its
+    own views (scorekeeper/club/league_feed.py).
+
     Clients that `exempt` accepts (this machine: a local process or a reverse proxy,
     whose streams are the phones behind it) count towards the total cap only.
     """
@@ -62,6 +65,12 @@ class Hub:
         self.exempt = exempt
         self._streams: Counter[str] = Counter()
         self._total = 0
+        self._watchers: list[Callable[[dict[str, Any]], None]] = []
+
+    def watch(self, watcher: Callable[[dict[str, Any]], None]) -> None:
+        """Also hand every published view to `watcher` (on the loop's thread; it must not
+        block): the club's big screen follows every game this way, not one stream each."""
+        self._watchers.append(watcher)
 
     def refusal(self, client: str) -> StreamRefused | None:
         """Why one more stream for `client` would be refused; None if it would not."""
@@ -124,6 +133,8 @@ class Hub:
         item = (seq, sse_message(view))
         for queue in self._listeners.get(game_id, ()):
             _put_latest(queue, item)
+        for watcher in self._watchers:
+            watcher(view)
 
 
 def _put_latest(queue: asyncio.Queue[Item], item: Item) -> None:
