@@ -44,11 +44,18 @@ KEYS: dict[str, str] = {
     "decks.default": "default_deck",
     "decks.learn_from_scans": "learn_from_scans",
     "decks.learned_max": "learned_max",
+    "club.url": "club_url",
+    "club.token_file": "club_token_file",
+    "club.server": "club_server",
+    "club.retry_max_s": "club_retry_max_s",
+    "club.timeout_s": "club_timeout_s",
 }
 SECTIONS = {key.partition(".")[0] for key in KEYS if "." in key}
-PATHS = {"data_dir", "db", "calibration", "admin_token_file", "model_dir"}
+PATHS = {"data_dir", "db", "calibration", "admin_token_file", "model_dir", "club_token_file"}
 HINTS = {"admin_token": "a token does not belong in a readable config file: put it in the "
-                        "file that admin_token_file names, or set SCOREKEEPER_ADMIN_TOKEN"}
+                        "file that admin_token_file names, or set SCOREKEEPER_ADMIN_TOKEN",
+         "club.token": "a table's token does not belong in a readable config file: put it in "
+                       "the file that [club] token_file names, or set SCOREKEEPER_CLUB_TOKEN"}
 
 
 class ConfigError(ValueError):

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Runtime = Literal["onnx", "ncnn", "torch"]
@@ -63,6 +63,16 @@ class Settings(BaseSettings):
     learn_from_scans: bool = True
     learned_max: int = Field(default=2000, ge=0, description="examples learned from play kept "
                                                              "per deck; the oldest go first")
+    # Club night (docs/club.md): a table forwards its games to `club_url`; a club server
+    # (`club_server`) takes them from its tables.
+    club_url: str | None = Field(default=None, pattern=r"^https?://[^\s]+$",
+                                 description="the club server this table forwards its games to")
+    club_token: SecretStr | None = None
+    club_token_file: Path | None = None
+    club_server: bool = False
+    club_retry_max_s: float = Field(default=30.0, gt=0, description="longest wait between "
+                                                                    "tries to reach the club")
+    club_timeout_s: float = Field(default=10.0, gt=0)
 
     @field_validator("camera_resolution")
     @classmethod
@@ -74,6 +84,24 @@ class Settings(BaseSettings):
         if m is None or int(m[1]) == 0 or int(m[2]) == 0:
             raise ValueError(f"resolution must look like 1280x960, got {value!r}")
         return f"{int(m[1])}x{int(m[2])}"
+
+    @model_validator(mode="after")
+    def _club(self) -> Settings:
+        """Club mode needs the table's token, and a club server forwards to nobody."""
+        if self.club_url and self.club_server:
+            raise ValueError("club_url and club_server: a club server forwards to no club")
+        if self.club_url and self.club_token is None and self.club_token_file is None:
+            raise ValueError("club_url needs the table's token: --club-token, "
+                             "SCOREKEEPER_CLUB_TOKEN or club_token_file")
+        return self
+
+    def club_token_value(self) -> str | None:
+        """The table's club token: `club_token`, else the first line of `club_token_file`."""
+        if self.club_token is not None and self.club_token.get_secret_value().strip():
+            return self.club_token.get_secret_value().strip()
+        if self.club_token_file is not None:
+            return self.club_token_file.read_text(encoding="utf-8").strip() or None
+        return None
 
     @property
     def db_path(self) -> Path:
