@@ -3,6 +3,10 @@
 Every route built with `GuardedRoute` demands the admin token unless its endpoint is
 marked `@public`; forgetting the marker fails closed, never open. A guarded route says so
 in the OpenAPI document (its 401, and the bearer scheme `ADMIN_SCHEME`).
+
+On a club server, a route marked `@table_token` demands a table's token instead (checked
+by `app.state.verify_table`; the table is put in `request.state.club_table`): a table
+token opens only such routes, and the admin token opens none of them.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fastapi import Request, Response
+from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
 
 from scorekeeper.files import write_atomic
@@ -23,7 +28,9 @@ from scorekeeper.web.models import UNAUTHORIZED
 
 F = TypeVar("F", bound=Callable[..., Any])
 ADMIN_SCHEME = "adminToken"  # the OpenAPI security scheme: `Authorization: Bearer <token>`
+TABLE_SCHEME = "tableToken"  # the club's table token, same header
 TOKEN_REQUIRED = "admin token required: send Authorization: Bearer <token>"
+TABLE_TOKEN_REQUIRED = "table token required: send Authorization: Bearer <the table's token>"
 
 
 def public(endpoint: F) -> F:
@@ -34,6 +41,27 @@ def public(endpoint: F) -> F:
 
 def is_public(endpoint: Callable[..., Any]) -> bool:
     return getattr(endpoint, "__scorekeeper_public__", False) is True
+
+
+def table_token(endpoint: F) -> F:
+    """Mark an endpoint as a club table's: it takes a table token, not the admin token."""
+    endpoint.__scorekeeper_table_token__ = True  # type: ignore[attr-defined]
+    return endpoint
+
+
+def is_table_route(endpoint: Callable[..., Any]) -> bool:
+    return getattr(endpoint, "__scorekeeper_table_token__", False) is True
+
+
+async def club_table(request: Request) -> object | None:
+    """The table whose token the request carries, or None (also on a server that is no
+    club server). The check reads the database, so it runs in a worker thread."""
+    verify: Callable[[str], object | None] | None = getattr(request.app.state,
+                                                            "verify_table", None)
+    given = bearer(request)
+    if verify is None or given is None:
+        return None
+    return await run_in_threadpool(verify, given)
 
 
 def load_or_create_token(path: Path) -> tuple[str, bool]:
@@ -77,15 +105,25 @@ class GuardedRoute(APIRoute):
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         if not is_public(endpoint):
+            scheme = TABLE_SCHEME if is_table_route(endpoint) else ADMIN_SCHEME
             kwargs["responses"] = {**UNAUTHORIZED, **(kwargs.get("responses") or {})}
             kwargs["openapi_extra"] = {**(kwargs.get("openapi_extra") or {}),
-                                       "security": [{ADMIN_SCHEME: []}]}
+                                       "security": [{scheme: []}]}
         super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
         if is_public(self.endpoint):
             return handler
+        if is_table_route(self.endpoint):
+            async def table_guarded(request: Request) -> Response:
+                table = await club_table(request)
+                if table is None:
+                    raise ApiError(401, TABLE_TOKEN_REQUIRED, {"WWW-Authenticate": "Bearer"})
+                request.state.club_table = table
+                return await handler(request)
+
+            return table_guarded
 
         async def guarded(request: Request) -> Response:
             if not is_admin(request):

@@ -1,0 +1,135 @@
+"""A table's outbox: its own event log, and how far each game has reached the club.
+
+Nothing is copied to be sent: the events are read from the table's store when a batch is
+made, and `club_outbox` keeps, per game, whether the club knows it and the highest seq it
+acknowledged. An acknowledgement is recorded after the club answered, so a crash in
+between only sends the same events again, which the club recognises by their seq.
+
+The games' set-up and events are read from the store's own `games` and `events` tables:
+the store's API has no call for a game's set-up as created (players before any rename).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.club.protocol import SyncAnswer
+from scorekeeper.club.schema import migrate_outbox
+from scorekeeper.rules.names import safe_json
+from scorekeeper.store.database import Database, Tx
+
+# A game is due when the club lacks its set-up or some of its events, unless it was played
+# before club mode (game_sent -1) or the club refused it (problem).
+_DUE = """
+SELECT g.id, g.seq, COALESCE(o.game_sent, 0), COALESCE(o.acked_seq, 0)
+FROM games g LEFT JOIN club_outbox o ON o.game_id = g.id
+WHERE o.game_id IS NULL
+   OR (o.game_sent >= 0 AND o.problem IS NULL AND (o.game_sent = 0 OR g.seq > o.acked_seq))
+ORDER BY g.id
+"""
+_PENDING = """
+SELECT COALESCE(SUM(g.seq - COALESCE(o.acked_seq, 0)), 0), COUNT(*)
+FROM games g LEFT JOIN club_outbox o ON o.game_id = g.id
+WHERE (o.game_id IS NULL OR o.game_sent >= 0)
+  AND (g.seq > COALESCE(o.acked_seq, 0) OR COALESCE(o.game_sent, 0) = 0)
+"""
+_UPSERT = """
+INSERT INTO club_outbox (game_id, game_sent, acked_seq) VALUES (?, ?, ?)
+ON CONFLICT (game_id) DO UPDATE SET game_sent = excluded.game_sent,
+                                    acked_seq = excluded.acked_seq
+"""
+
+
+@dataclass(frozen=True)
+class Due:
+    """A game with something the club lacks."""
+
+    game_id: int
+    seq: int
+    sent: bool
+    acked: int
+
+
+class Outbox:
+    """The outbox on the table's database (its schema migrated on open)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        migrate_outbox(db)
+
+    def due(self) -> list[Due]:
+        """Games with something to send, oldest first."""
+        with self.db.read() as tx:
+            rows = tx.fetchall(_DUE)
+        return [Due(int(g), int(s), int(sent) == 1, int(a)) for g, s, sent, a in rows]
+
+    def pending(self) -> tuple[int, int]:
+        """(events, games) the club does not hold yet, refused ones included."""
+        with self.db.read() as tx:
+            row = tx.fetchone(_PENDING)
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def refused(self) -> list[tuple[int, str]]:
+        """(game id, why) for each game the club refused; it is not sent again until the
+        server restarts."""
+        with self.db.read() as tx:
+            rows = tx.fetchall("SELECT game_id, problem FROM club_outbox"
+                               " WHERE problem IS NOT NULL ORDER BY game_id")
+        return [(int(g), str(p)) for g, p in rows]
+
+    def retry_refused(self) -> None:
+        """Give the refused games one more try (at start: the club may have been mended)."""
+        with self.db.transaction() as tx:
+            tx.execute("UPDATE club_outbox SET problem = NULL WHERE problem IS NOT NULL")
+
+    def batch(self, due: list[Due], max_events: int) -> dict[str, Any]:
+        """The next batch: set-ups the club lacks, then events from each game's next seq,
+        oldest game first, at most `max_events` events (a game's whole set-up always)."""
+        games: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
+        with self.db.read() as tx:
+            for item in due:
+                if not item.sent:
+                    games.append(_setup(tx.fetchone(
+                        "SELECT id, variant, players, settings, deck, created_at FROM games"
+                        " WHERE id = ?", (item.game_id,))))
+                room = max_events - len(events)
+                if room <= 0:
+                    break
+                rows = tx.fetchall("SELECT seq, body FROM events WHERE game_id = ? AND seq > ?"
+                                   " ORDER BY seq LIMIT ?", (item.game_id, item.acked, room))
+                events += [{"table_game_id": item.game_id, "seq": int(seq),
+                            "body": safe_json(json.loads(body))} for seq, body in rows]
+        return {"games": games, "events": events}
+
+    def record(self, answer: SyncAnswer) -> None:
+        """What the club said it holds; the refused games, marked with why."""
+        with self.db.transaction() as tx:
+            for ack in answer.acked:
+                tx.execute(_UPSERT, (ack.table_game_id, 1, ack.seq))
+            for game_id in answer.unknown:  # the club lost its set-up: send it again
+                tx.execute(_UPSERT, (game_id, 0, 0))
+            for problem in answer.problems:
+                self._refuse(tx, problem.table_game_id, problem.detail)
+
+    def refuse(self, game_id: int, why: str) -> None:
+        with self.db.transaction() as tx:
+            self._refuse(tx, game_id, why)
+
+    @staticmethod
+    def _refuse(tx: Tx, game_id: int, why: str) -> None:
+        tx.execute("INSERT INTO club_outbox (game_id, game_sent, acked_seq, problem)"
+                   " VALUES (?, 0, 0, ?) ON CONFLICT (game_id) DO UPDATE SET problem = ?",
+                   (game_id, why, why))
+
+
+def _setup(row: tuple[Any, ...] | None) -> dict[str, Any]:
+    if row is None:
+        raise LookupError("a game due for the club has vanished from the store")
+    game_id, variant, players, settings, deck, created_at = row
+    return {"table_game_id": int(game_id), "variant": str(variant),
+            "players": safe_json(json.loads(players)),
+            "settings": json.loads(settings) or None, "deck": deck,
+            "created_at": str(created_at)}
