@@ -61,9 +61,10 @@ def test_every_route_is_guarded_unless_listed_public(client: TestClient) -> None
                 assert r.json()["detail"].startswith("admin token required")
             admin_routes += 1
     assert seen_public == PUBLIC  # a route made public by mistake shows up here
-    # the 7 game writes, scan, the camera snapshot, and 5 deck routes (confirm a scan,
-    # adapt: start, progress, cancel; delete the learned examples)
-    assert admin_routes == 14
+    # the 7 game writes, scan, the camera snapshot, and 11 deck routes (confirm a scan,
+    # adapt: start, progress, cancel; delete the learned examples; the learning switch;
+    # enrol: the draft, discard it, a photo, its marked picture, save)
+    assert admin_routes == 20
 
 
 def test_admin_routes_with_the_token_get_past_the_guard(client: TestClient) -> None:
@@ -116,7 +117,7 @@ def test_the_openapi_document_is_public_and_lists_every_route(client: TestClient
     routes = {(method, route.path) for route in client.app.routes  # type: ignore[attr-defined]
               if isinstance(route, APIRoute) and route.include_in_schema
               for method in route.methods or ()}
-    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 14  # all but the document
+    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 20  # all but the document
     for method, path in listed:  # a guarded route says so: the bearer scheme and its 401
         op = doc["paths"][path][method.lower()]
         guarded = (method, path) not in PUBLIC

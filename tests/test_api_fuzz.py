@@ -59,7 +59,11 @@ FUZZED = [
     ("POST", "/api/games/{game_id}/knock-check"),
     ("GET", "/api/decks"), ("POST", "/api/scans/{key}/confirm"), ("GET", "/api/decks/adapt"),
     ("DELETE", "/api/decks/adapt"), ("POST", "/api/decks/{name}/adapt"),
-    ("DELETE", "/api/decks/{name}/learned"),
+    ("DELETE", "/api/decks/{name}/learned"), ("PUT", "/api/decks/learning"),
+    ("GET", "/api/decks/{name}/enrol"), ("DELETE", "/api/decks/{name}/enrol"),
+    ("POST", "/api/decks/{name}/enrol/photos/{number}"),
+    ("GET", "/api/decks/{name}/enrol/photos/{number}.jpg"),
+    ("POST", "/api/decks/{name}/enrol/save"),
 ]
 # Routes with no invalid input to send: they take nothing, or only text in the path or the
 # query string, which is text whatever is sent (an empty `url` is pinned in test_api.py).
@@ -68,7 +72,8 @@ NO_INVALID = {("GET", "/"), ("GET", "/api/health"), ("GET", "/api/session"),
               ("GET", "/api/camera/snapshot"), ("GET", "/api/qr.svg"),
               ("GET", "/api/scans/{key}.jpg"), ("GET", "/api/decks"),
               ("GET", "/api/decks/adapt"), ("DELETE", "/api/decks/adapt"),
-              ("DELETE", "/api/decks/{name}/learned")}
+              ("DELETE", "/api/decks/{name}/learned"), ("GET", "/api/decks/{name}/enrol"),
+              ("DELETE", "/api/decks/{name}/enrol"), ("POST", "/api/decks/{name}/enrol/save")}
 VALID, INVALID = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
 CASES = [pytest.param(m, p, VALID, id=f"{m} {p} valid") for m, p in FUZZED] + [
     pytest.param(m, p, INVALID, id=f"{m} {p} invalid") for m, p in FUZZED
@@ -176,6 +181,9 @@ ACCEPTED: list[tuple[str, str, dict[str, Any], Any, int]] = [
     ("GET", "/api/qr.svg", {}, None, 200),
     ("GET", "/api/decks", {}, None, 200),
     ("GET", "/api/decks/adapt", {}, None, 200),
+    ("GET", "/api/decks/{name}/enrol", {"name": "home"}, None, 200),
+    ("DELETE", "/api/decks/{name}/enrol", {"name": "home"}, None, 200),
+    ("PUT", "/api/decks/learning", {}, {"on": False}, 200),
 ]
 
 

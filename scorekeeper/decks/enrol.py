@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import cv2
 import numpy as np
@@ -157,6 +157,22 @@ class PhotoReading:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     read: dict[str, str] = field(default_factory=dict)  # slot card → the generic reading
+    # the same problems as data, for a page that names them in its own words: kind
+    # (no_mat, blurred, missing, swapped, moved, design) and where
+    slips: list[dict[str, Any]] = field(default_factory=list)
+    # by the place's number in `slots(sheet, mat)` (the two jokers share a card code)
+    places: dict[int, str] = field(default_factory=dict)  # → one of PLACE_STATES
+    boxes: dict[int, Box] = field(default_factory=dict)  # → its index in the photo
+    mat: str | None = None
+
+    def slip(self, kind: str, text: str, **where: Any) -> None:
+        self.problems.append(text)
+        self.slips.append({"kind": kind, "text": text, **where})
+
+
+# what a photo's reading says of each place: its card read there, nothing (a card missing,
+# or an optional joker left out), or a slip's card
+PLACE_STATES = ("read", "missing", "absent", "swapped", "moved", "design")
 
 
 def sharpness(frame: np.ndarray, cal: Calibration, rows: list[Slot]) -> float:
@@ -185,15 +201,16 @@ def read_photo(frame: np.ndarray, number: int, reader: CardReader, rng: random.R
     try:
         cal = best_calibration(frame, [mat_layout("A4"), mat_layout("A3")])
     except CalibrationError as exc:
-        result.problems.append(f"photo {number}: no scan mat found ({exc})")
+        result.slip("no_mat", f"photo {number}: no scan mat found ({exc})")
         return result
     size = (frame.shape[1], frame.shape[0])
+    result.mat = cal.layout.name
     expected = slots(sheet, cal.layout.name)
     sharp = sharpness(frame, cal, expected)
     if sharp < SHARP_MIN:
-        result.problems.append(f"photo {number} is blurred (sharpness {sharp:.0f}, needs "
-                               f"{SHARP_MIN:.0f}): hold the camera still, let it focus, and "
-                               "take it again")
+        result.slip("blurred", f"photo {number} is blurred (sharpness {sharp:.0f}, needs "
+                    f"{SHARP_MIN:.0f}): hold the camera still, let it focus, and take it again",
+                    sharpness=round(sharp), needs=round(SHARP_MIN))
         return result
     dets, _ = reader.detect(frame)
     indices = [d for d in dets if d.cls == INDEX]
@@ -208,6 +225,7 @@ def read_photo(frame: np.ndarray, number: int, reader: CardReader, rng: random.R
             found[k] = min(near)[1]
     boxes = {k: indices[i].box for k, i in found.items()}
     boxes.update(_unseen(expected, boxes, cal, size))
+    result.boxes = dict(boxes)  # the empty places' too, where the found ones put them
     assert reader.classifier is not None
     crops = [crop_index(frame, b) for b in boxes.values()]
     readings = dict(zip(boxes, reader.classifier.classify(crops), strict=True))
@@ -215,6 +233,7 @@ def read_photo(frame: np.ndarray, number: int, reader: CardReader, rng: random.R
     boxes = {k: b for k, b in boxes.items() if k in found or readings[k][0] != "none"}
     readings = {k: readings[k] for k in boxes}
     result.read = {expected[k].card: card for k, (card, _) in readings.items()}
+    result.places = dict.fromkeys(boxes, "read")
     _check(result, expected, boxes, readings, cal, size)
     if result.problems:
         return result
@@ -257,11 +276,14 @@ def _check(result: PhotoReading, expected: list[Slot], boxes: dict[int, Box],
     for k, s in enumerate(expected):
         if k in boxes:
             continue
+        where = {"card": s.card, "row": s.row + 1, "place": s.column + 1}
         if s.card == JOKER:
             result.notes.append(f"photo {n}: no joker at the end of row {s.row + 1}")
+            result.places[k] = "absent"
         else:
-            result.problems.append(f"photo {n}: {s.card} is missing (row {s.row + 1}, "
-                                   f"place {s.column + 1})")
+            result.places[k] = "missing"
+            result.slip("missing", f"photo {n}: {s.card} is missing (row {s.row + 1}, "
+                        f"place {s.column + 1})", **where)
     by_card = {expected[k].card: k for k in boxes}
     for k, (card, p) in readings.items():
         want = expected[k].card
@@ -269,14 +291,17 @@ def _check(result: PhotoReading, expected: list[Slot], boxes: dict[int, Box],
             continue
         other = by_card.get(card, -1)
         swapped = other >= 0 and readings[other][0] == want
+        row, place = expected[k].row + 1, expected[k].column + 1
         if swapped and k < other:
-            result.problems.append(f"photo {n}: {want} and {card} are swapped (row "
-                                   f"{expected[k].row + 1}, places {expected[k].column + 1} "
-                                   f"and {expected[other].column + 1})")
+            result.places[k] = result.places[other] = "swapped"
+            result.slip("swapped", f"photo {n}: {want} and {card} are swapped (row {row}, "
+                        f"places {place} and {expected[other].column + 1})", card=want,
+                        other=card, row=row, place=place, other_place=expected[other].column + 1)
         elif not swapped and p >= SURE:
-            result.problems.append(f"photo {n}: the card in {want}'s place (row "
-                                   f"{expected[k].row + 1}, place {expected[k].column + 1}) "
-                                   f"reads {card}: a card out of place?")
+            result.places[k] = "moved"
+            result.slip("moved", f"photo {n}: the card in {want}'s place (row {row}, place "
+                        f"{place}) reads {card}: a card out of place?", card=want, reads=card,
+                        row=row, place=place)
     # a joker's index (a star, a word) is its own size in every design
     heights = {k: _height_mm(b, cal, size) for k, b in boxes.items()
                if expected[k].card != JOKER}
@@ -284,9 +309,12 @@ def _check(result: PhotoReading, expected: list[Slot], boxes: dict[int, Box],
         median = float(np.median(list(heights.values())))
         for k, h in heights.items():
             if abs(h / median - 1) > SIZE_OFF:
-                result.problems.append(
-                    f"photo {n}: {expected[k].card}'s index is {h:.0f} mm tall where the "
-                    f"others' are {median:.0f} mm: a card of another deck design?")
+                s = expected[k]
+                result.places[k] = "design"
+                result.slip("design", f"photo {n}: {s.card}'s index is {h:.0f} mm tall where "
+                            f"the others' are {median:.0f} mm: a card of another deck design?",
+                            card=s.card, row=s.row + 1, place=s.column + 1, mm=round(h),
+                            others_mm=round(median))
 
 
 def _height_mm(box: Box, cal: Calibration, size: tuple[int, int]) -> float:

@@ -1,6 +1,7 @@
-"""The table's decks on the phone: which there are, learning from confirmed scans, and
-"Improve this deck" (a background `deck adapt`). Thin: the work is in decks/, learn.py and
-adapting.py; a refusal is raised and web/errors.py answers it.
+"""The table's decks on the phone: which there are, enrolling one from photos of the
+prescribed layout, learning from confirmed scans (and the admin's switch for it), and
+"Improve this deck" (a background `deck adapt`). Thin: the work is in decks/, enrolling.py,
+learn.py and adapting.py; a refusal is raised and web/errors.py answers it.
 """
 
 from __future__ import annotations
@@ -8,28 +9,57 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 from fastapi import Path as PathParam
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from scorekeeper.decks.profile import NAME, DeckError, decks_root, open_deck
+from scorekeeper.decks.enrol import MAX_PHOTOS
+from scorekeeper.decks.profile import NAME, DeckError, check_name, decks_root, open_deck
+from scorekeeper.web import enrolling
 from scorekeeper.web.adapting import Adapter, AdaptRefused, unavailable
 from scorekeeper.web.auth import public
-from scorekeeper.web.deps import AdapterDep, FramesDep, SettingsDep, VisionDep
+from scorekeeper.web.deps import AdapterDep, CameraDep, FramesDep, SettingsDep, VisionDep
 from scorekeeper.web.errors import ApiError
-from scorekeeper.web.learn import ScanFrames, forget, learn
+from scorekeeper.web.imagesize import image_size
+from scorekeeper.web.learn import (
+    ScanFrames,
+    apply_saved_learning,
+    forget,
+    learn,
+    set_learning,
+    write_lock,
+)
 from scorekeeper.web.models import (
+    JPEG,
     AdaptIn,
     AdaptStatus,
     ConfirmScan,
     DeckList,
+    EnrolCamera,
+    EnrolDraft,
+    EnrolSaved,
     LearnAnswer,
+    LearningAnswer,
+    LearningIn,
     Problem,
+    json_or_photo,
     refusals,
+)
+from scorekeeper.web.scan import (
+    MAX_UPLOAD,
+    Jpeg,
+    decode_upload,
+    is_upload,
+    json_body,
+    photo_form,
+    reader_of,
 )
 
 DeckName = Annotated[str, PathParam(max_length=64)]
+PhotoNumber = Annotated[int, PathParam(ge=1, le=MAX_PHOTOS)]
+ENROL_PHOTO = "/api/decks/{name}/enrol/photos/{number}"
+BODY_LIMITS = {ENROL_PHOTO: MAX_UPLOAD + 64 * 1024}  # the photo and the multipart framing
 
 
 def deck_rows(data_dir: Path) -> list[dict[str, Any]]:
@@ -72,7 +102,8 @@ def check_deck(data_dir: Path, name: str) -> str:
 def list_decks(settings: SettingsDep, adapter: AdapterDep) -> Response:
     body = {"decks": deck_rows(settings.data_dir), "default": settings.default_deck,
             "learn_from_scans": settings.learn_from_scans,
-            "learned_max": settings.learned_max, "adapt": unavailable(adapter.models)}
+            "learned_max": settings.learned_max, "adapt": unavailable(adapter.models),
+            "enrolling": enrolling.drafts(settings.data_dir)}
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
@@ -80,7 +111,6 @@ async def confirm_scan(key: Annotated[str, PathParam(max_length=64)], body: Conf
                        settings: SettingsDep, vision: VisionDep, frames: FramesDep) -> Response:
     """The hand with this scan's cards was saved: learn the deck from them."""
     from scorekeeper.rules.cards import parse_card
-    from scorekeeper.web.scan import reader_of
 
     if not settings.learn_from_scans:
         return JSONResponse({"learned": 0, "why": "learning from scans is off (the table's "
@@ -142,15 +172,106 @@ def cancel_adapt(adapter: AdapterDep) -> Response:
         raise _refused(exc) from None
 
 
+async def set_learning_route(body: LearningIn, settings: SettingsDep) -> Response:
+    """The admin's switch for learning from play; kept for the next start."""
+    on = await run_in_threadpool(set_learning, settings, body.on)
+    return JSONResponse({"learn_from_scans": on})
+
+
+# ---- enrolling a deck from the phone --------------------------------------------------------
+
+def _enrol_name(name: str) -> str:
+    """A name a deck can have (it need not exist yet); 422 otherwise."""
+    try:
+        return check_name(name)
+    except DeckError as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def _enrol_refused(exc: enrolling.EnrolRefused) -> ApiError:
+    return ApiError(exc.status, exc.detail)
+
+
+async def enrol_draft(name: DeckName, settings: SettingsDep) -> Response:
+    name = _enrol_name(name)
+    view = await run_in_threadpool(enrolling.draft, settings.data_dir, name)
+    return JSONResponse(view, headers={"Cache-Control": "no-store"})
+
+
+async def _enrol_frame(request: Request, camera: CameraDep) -> tuple[Any, bytes | None, str]:
+    """The photo: an upload (its bytes kept as sent) or the table camera's frame."""
+    if is_upload(request):
+        upload, _ = await photo_form(request, "an enrolment photo needs the file field 'image'")
+        data = await upload.read()
+        frame = await decode_upload(data, upload.filename or "the upload")
+        size = image_size(data)
+        return frame, data, size.format if size else "jpg"
+    await json_body(request, EnrolCamera, "send {} for the table camera, or a photo as 'image'")
+    frame = await run_in_threadpool(camera.capture)
+    if frame is None:
+        status = camera.status()
+        raise ApiError(503, f"camera {status.state}: {status.error or 'no frame'}")
+    return frame, None, "jpg"
+
+
+async def enrol_photo(name: DeckName, number: PhotoNumber, request: Request,
+                      settings: SettingsDep, vision: VisionDep, camera: CameraDep) -> Response:
+    """Read photo `number` of the layout with `deck enrol`'s checks and keep it in the
+    draft; the answer names every slip, so the photo can be taken again."""
+    name = _enrol_name(name)
+    frame, data, ext = await _enrol_frame(request, camera)
+    reader = await reader_of(vision)
+    view = await run_in_threadpool(enrolling.read_page, settings.data_dir, name, number, frame,
+                                   reader, data, ext)
+    return JSONResponse(view)
+
+
+async def enrol_marked(name: DeckName, number: PhotoNumber, settings: SettingsDep) -> Response:
+    name = _enrol_name(name)
+    try:
+        jpeg = await run_in_threadpool(enrolling.marked_photo, settings.data_dir, name, number)
+    except enrolling.EnrolRefused as exc:
+        raise _enrol_refused(exc) from None
+    return Jpeg(jpeg, headers={"Cache-Control": "no-store"})
+
+
+async def enrol_save(name: DeckName, settings: SettingsDep) -> Response:
+    """Store the draft's examples in the deck, as `scorekeeper deck enrol` does."""
+    name = _enrol_name(name)
+    try:
+        saved = await run_in_threadpool(enrolling.save, settings.data_dir, name, write_lock)
+    except enrolling.EnrolRefused as exc:
+        raise _enrol_refused(exc) from None
+    return JSONResponse(saved, status_code=201)
+
+
+async def enrol_discard(name: DeckName, settings: SettingsDep) -> Response:
+    name = _enrol_name(name)
+    photos = await run_in_threadpool(enrolling.discard, settings.data_dir, name)
+    return JSONResponse({"deck": name, "discarded": photos})
+
+
+def _photo_form() -> dict[str, Any]:
+    return {"type": "object", "required": ["image"],
+            "properties": {"image": {"type": "string", "format": "binary",
+                                     "description": "photo NUMBER of the layout"}}}
+
+
 BUSY: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "A deck is being adapted already (or none is, "
                                            "to cancel)"},
     503: {"model": Problem, "description": "This server cannot adapt (no training extra)"},
 }
+ENROL: dict[int | str, dict[str, Any]] = {
+    404: {"model": Problem, "description": "No such enrolment (or photo of it)"},
+    409: {"model": Problem, "description": "The enrolment cannot be saved yet: a photo is "
+                                           "missing or has a slip"},
+}
 
 
 def register(app: FastAPI, adapter: Adapter) -> None:
     app.state.adapter = adapter
+    apply_saved_learning(app.state.settings)
     app.state.scan_frames = ScanFrames()
     add = app.add_api_route
     add("/api/decks", list_decks, methods=["GET"], response_model=DeckList)
@@ -163,3 +284,22 @@ def register(app: FastAPI, adapter: Adapter) -> None:
         response_model=AdaptStatus, responses={**refusals(404, 413, 422), **BUSY})
     add("/api/decks/{name}/learned", delete_learned, methods=["DELETE"],
         responses=refusals(404, 422, 503))
+    add("/api/decks/learning", set_learning_route, methods=["PUT"],
+        response_model=LearningAnswer, responses=refusals(413, 422, 503))
+    register_enrol(app)
+
+
+
+def register_enrol(app: FastAPI) -> None:
+    add = app.add_api_route
+    add("/api/decks/{name}/enrol", enrol_draft, methods=["GET"], response_model=EnrolDraft,
+        responses=refusals(422, 503))
+    add("/api/decks/{name}/enrol", enrol_discard, methods=["DELETE"],
+        responses=refusals(422, 503))
+    add(ENROL_PHOTO, enrol_photo, methods=["POST"], response_model=EnrolDraft,
+        responses=refusals(400, 413, 415, 422, 503),
+        openapi_extra=json_or_photo(EnrolCamera, _photo_form()))
+    add(ENROL_PHOTO + ".jpg", enrol_marked, methods=["GET"], response_class=Jpeg,
+        responses={**JPEG, 404: ENROL[404], **refusals(422)})
+    add("/api/decks/{name}/enrol/save", enrol_save, methods=["POST"], status_code=201,
+        response_model=EnrolSaved, responses={**ENROL, **refusals(422, 503)})

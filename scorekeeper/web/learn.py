@@ -7,10 +7,15 @@ admin saves the hand, the page confirms the scan with the cards as the review le
 sent); those become examples of the deck (`decks.examples.store`), exactly as
 `scorekeeper deck add` makes them from a labelled photo, and the next `deck adapt` learns
 from them. The examples learned from play are capped per deck, the oldest dropped first.
+
+The table's `learn_from_scans` setting turns it on or off; the admin's switch on the decks
+sheet changes it while the server runs and keeps the choice in <data dir>/learning.json,
+which wins over the setting from then on (the config file's value is only the default).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections import OrderedDict
@@ -18,11 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.files import write_atomic
+from scorekeeper.settings import Settings
+
 KEEP_FRAMES = 12  # scans whose frames wait for their hand to be saved
 KEEP_BYTES = 64 * 1024 * 1024  # and at most this much JPEG in all
 JPEG_QUALITY = 95
+LEARNING = "learning.json"  # the admin's switch, once used: {"learn_from_scans": bool}
 
-_write_lock = threading.Lock()  # one writer of deck examples at a time in this server
+write_lock = threading.Lock()  # one writer of deck examples at a time in this server
 
 Box = tuple[float, float, float, float]
 
@@ -94,7 +103,7 @@ def learn(data_dir: Path, reader: Any, scan: KeptScan, key: str,
     photo = LabelledPhoto(0, Path(f"scan-{key}"), cards)
     dets, _ = reader.detect(image)
     examples = photo_examples(image, photo, dets, random.Random(key))
-    with _write_lock:
+    with write_lock:
         profile = open_deck(data_dir, scan.deck)
         store(profile, image, examples, f"scan:{scan.game_id}:{key}")
         dropped = cap_learned(profile, most)
@@ -109,5 +118,34 @@ def forget(data_dir: Path, deck: str) -> int:
     from scorekeeper.decks.examples import delete_learned
     from scorekeeper.decks.profile import open_deck
 
-    with _write_lock:
+    with write_lock:
         return delete_learned(open_deck(data_dir, deck))
+
+
+# ---- the admin's switch -------------------------------------------------------------------
+
+def saved_learning(data_dir: Path) -> bool | None:
+    """The switch as the admin last left it, or None: never used (or its file unreadable,
+    when the table's setting holds, as it would without the file)."""
+    try:
+        value = json.loads((Path(data_dir) / LEARNING).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    on = value.get("learn_from_scans") if isinstance(value, dict) else None
+    return on if isinstance(on, bool) else None
+
+
+def apply_saved_learning(settings: Settings) -> None:
+    """At start: the admin's last choice replaces the configured `learn_from_scans`."""
+    saved = saved_learning(settings.data_dir)
+    if saved is not None:
+        settings.learn_from_scans = saved
+
+
+def set_learning(settings: Settings, on: bool) -> bool:
+    """Turn learning from play on or off now, and keep the choice for the next start. The
+    scan and confirm routes read `settings.learn_from_scans` on each request."""
+    write_atomic(Path(settings.data_dir) / LEARNING,
+                 json.dumps({"learn_from_scans": on}) + "\n")
+    settings.learn_from_scans = on
+    return on

@@ -199,6 +199,14 @@ class AdaptIn(_Request):
                            description="training time; the check on held-back cards follows")
 
 
+class EnrolCamera(_Request):
+    """An enrolment photo from the table's camera (an empty object)."""
+
+
+class LearningIn(_Request):
+    on: StrictBool = Field(description="whether confirmed scans teach the game's deck")
+
+
 class KnockCards(_Request):
     """The cards a player tapped in, instead of a photo."""
 
@@ -367,6 +375,7 @@ class DeckList(_Answer):
     learn_from_scans: bool
     learned_max: int
     adapt: str | None = Field(description="why this server cannot adapt a deck (null: it can)")
+    enrolling: list[str] = Field([], description="decks with an enrolment under way")
 
 
 class AdaptStatus(_Answer):
@@ -380,6 +389,47 @@ class AdaptStatus(_Answer):
     progress: float | None = None
     left_s: int | None = None
     message: str | None = None
+
+
+class EnrolPhoto(_Answer):
+    """One photo of an enrolment as read: `ok` when it has no slip; each place of its sheet
+    (`state`: read, missing, absent, swapped, moved, design, or unread when the photo could
+    not be read at all); each slip with its `kind` and its `text`."""
+
+    number: int
+    sheet: int
+    ok: bool
+    cards: int
+    slips: list[dict[str, Any]]
+    notes: list[str]
+    places: list[dict[str, Any]]
+    image: str = Field(description="the photo with each place marked (admin, JPEG)")
+
+
+class EnrolDraft(_Answer):
+    """An enrolment under way: its photos so far, and whether the deck can be saved."""
+
+    deck: str
+    exists: bool = Field(description="whether the deck exists (saving adds to it)")
+    photos: list[EnrolPhoto]
+    ready: bool
+    why: str | None = Field(description="why it cannot be saved yet (null: it can)")
+    max_photos: int
+    layout: dict[str, Any] = Field(description="the prescribed layout, sheet by sheet")
+    photo: EnrolPhoto | None = Field(None, description="the photo just read")
+
+
+class EnrolSaved(_Answer):
+    deck: str
+    created: bool
+    photos: int
+    cards: int
+    examples: int
+    summary: str
+
+
+class LearningAnswer(_Answer):
+    learn_from_scans: bool
 
 
 class KnockAnswer(BaseModel):
