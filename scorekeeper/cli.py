@@ -152,9 +152,10 @@ def _cmd_deck(args: argparse.Namespace) -> int:
 def _cmd_db(args: argparse.Namespace) -> int:
     from scorekeeper.store import admin
 
-    db = _settings(args, db=args.db).db_path
+    settings = _settings(args, db=args.db)
+    db = settings.db_target
     if args.action == "backup":
-        return admin.backup(db, args.to, sys.stdout, sys.stderr)
+        return admin.backup(db, args.to, sys.stdout, sys.stderr, folder=settings.backups_path)
     if args.action == "restore":
         return admin.restore_from(db, args.source, sys.stdout, sys.stderr)
     return admin.check(db, sys.stdout, sys.stderr)
@@ -192,10 +193,11 @@ def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     restore = actions.add_parser("restore", help="replace the database by a backup "
                                                  "(stop the server first)")
     restore.add_argument("source", type=Path, help="the backup file")
-    actions.add_parser("check", help="SQLite's integrity check; names the fix if damaged")
+    actions.add_parser("check", help="SQLite's integrity check (PostgreSQL: whether it "
+                                     "answers); names the fix if damaged")
     for action in (backup, restore, actions.choices["check"]):
-        action.add_argument("--db", type=Path, default=None,
-                            help="SQLite file (default: the configured one)")
+        action.add_argument("--db", default=None, help="SQLite file or PostgreSQL URL "
+                                                        "(default: the configured one)")
         _add_config(action)
     db.set_defaults(func=_cmd_db)
 
@@ -210,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=_cmd_score)
 
     serve = sub.add_parser("serve", help="run the table server and phone page")
-    serve.add_argument("--db", type=Path, default=None, help="SQLite file (default: data folder)")
+    serve.add_argument("--db", default=None, help="SQLite file (default: data folder), or a "
+                                                  "PostgreSQL URL: postgresql://USER@HOST/DB")
     serve.add_argument("--host", default=None, help="default: all interfaces")
     serve.add_argument("--port", type=int, default=None, help="default: 8000")
     serve.add_argument("--camera", default=None, help="camera source, e.g. replay:PATH or none")

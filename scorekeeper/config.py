@@ -86,10 +86,17 @@ def read_config(path: Path) -> dict[str, Any]:
         field = KEYS.get(key)
         if field is None:
             raise ConfigError(_unknown(path, key))
-        if field in PATHS and isinstance(value, str):
+        if field in PATHS and isinstance(value, str) and not _is_url(field, value):
             value = path.parent / Path(value).expanduser()
         values[field] = value
     return values
+
+
+def _is_url(field: str, value: str) -> bool:
+    """Whether `db` names a PostgreSQL server (kept as given) rather than a file."""
+    from scorekeeper.store.database import is_url
+
+    return field == "db" and is_url(value)
 
 
 def _flatten(raw: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -177,8 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# config file: {path or '(none)'}")
     for name, value in settings.model_dump().items():
         shown = "(set)" if name == "admin_token" and value is not None else value
+        shown = settings.db_shown if name == "db" and value is not None else shown
         print(f"{name} = {'(unset)' if shown is None else shown}")
-    print(f"# database: {settings.db_path}\n# calibration: {settings.calibration_path}")
+    print(f"# database: {settings.db_shown}\n# calibration: {settings.calibration_path}")
     print(f"# admin token file: {settings.admin_token_path}")
     return 0
 

@@ -46,7 +46,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SCOREKEEPER_", extra="forbid")
 
     data_dir: Path = Field(default_factory=default_data_dir)
-    db: Path | None = None
+    db: str | None = Field(default=None, description="the games database: an SQLite file "
+                           "(default: in the data folder) or a PostgreSQL URL, "
+                           "postgresql://USER:PASSWORD@HOST/DBNAME")
     host: str = "0.0.0.0"
     port: int = Field(default=8000, ge=0, le=65535)
     camera: str | None = None
@@ -73,6 +75,12 @@ class Settings(BaseSettings):
     club_retry_max_s: float = Field(default=30.0, gt=0, description="longest wait between "
                                                                     "tries to reach the club")
     club_timeout_s: float = Field(default=10.0, gt=0)
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _db(cls, value: object) -> object:
+        """A path given as a Path (tests, the config file) is kept as its text."""
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
 
     @field_validator("camera_resolution")
     @classmethod
@@ -104,9 +112,40 @@ class Settings(BaseSettings):
         return None
 
     @property
+    def db_is_url(self) -> bool:
+        from scorekeeper.store.database import is_url  # the store loads only when asked
+
+        return self.db is not None and is_url(self.db)
+
+    @property
+    def db_target(self) -> Path | str:
+        """What the store opens: a PostgreSQL URL as given, else the SQLite file."""
+        return self.db.strip() if self.db is not None and self.db_is_url else self.db_path
+
+    @property
     def db_path(self) -> Path:
-        """The database file: `--db` if given, else one in the data folder."""
-        return self.db if self.db is not None else self.data_dir / "scorekeeper.db"
+        """The SQLite file: `--db` if given, else one in the data folder. A PostgreSQL URL
+        has none (ValueError): use `db_target`."""
+        if self.db is None:
+            return self.data_dir / "scorekeeper.db"
+        if self.db_is_url:
+            raise ValueError(f"the database is on a PostgreSQL server ({self.db_shown}), "
+                             f"not in a file")
+        return Path(self.db).expanduser()
+
+    @property
+    def db_shown(self) -> str:
+        """The database as it may be logged or shown: a URL's password as ***."""
+        from scorekeeper.store.database import redact
+
+        return redact(self.db_target)
+
+    @property
+    def backups_path(self) -> Path:
+        """Backups: the `backups` folder beside an SQLite file; for PostgreSQL (pg_dump's
+        files, `scorekeeper db backup`) the one in the data folder."""
+        folder = self.data_dir if self.db_is_url else self.db_path.parent
+        return folder / "backups"
 
     @property
     def calibration_path(self) -> Path:

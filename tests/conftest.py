@@ -2,9 +2,64 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pg  # tests/pg.py (pytest puts tests/ on the path for this conftest)
+import pytest
+
 from scorekeeper.rules.cards import Card, parse_cards
+from scorekeeper.store import GameStore
 
 
 def cards(text: str) -> list[Card]:
     """'7H 7S 2C' → cards; the tables below read like the hands at the table."""
     return parse_cards(text.split())
+
+
+# --- the store on both databases (tests/pg.py runs a throwaway PostgreSQL) ----------------
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A PostgreSQL server's URL for the session: SCOREKEEPER_TEST_PG_URL, else a private
+    cluster; skipped (on CI: failed) only where PostgreSQL cannot run, saying why."""
+    given = os.environ.get(pg.ENV_URL)
+    if given:
+        yield given
+        return
+    try:
+        server = pg.local_server()
+        url = server.__enter__()
+    except pg.NoPostgres as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is needed on CI (.ci/run installs it): {exc}")
+        pytest.skip(str(exc))
+    try:
+        yield url
+    finally:
+        server.__exit__(None, None, None)
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database for this test, dropped after it."""
+    url = pg.fresh_database(pg_server)
+    yield url
+    pg.drop_database(pg_server, url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a store lives: an SQLite file, then a PostgreSQL database (the same tests)."""
+    if request.param == "sqlite":
+        return tmp_path / "games.db"
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def any_store(any_target: Path | str) -> Iterator[GameStore]:
+    """A fresh GameStore on each backend."""
+    store = GameStore(any_target)
+    yield store
+    store.close()

@@ -1,14 +1,15 @@
 """`scorekeeper db backup | restore | check`: the database's care, from the command line.
 
 backup and check only read, so they run beside a live server; restore replaces the file
-and is refused while a server holds it.
+and is refused while a server holds it. On a PostgreSQL URL, backup runs pg_dump, check
+asks the server, and restore is pg_restore's job (the message says how).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from scorekeeper.store.backup import (
     backup_dir,
@@ -21,7 +22,11 @@ from scorekeeper.store.backup import (
     open_read_only,
     restore,
 )
+from scorekeeper.store.database import is_url, redact
 from scorekeeper.store.faults import StoreError, explain
+
+if TYPE_CHECKING:
+    from scorekeeper.store.postgres import PostgresDatabase
 
 EXIT_DAMAGED = 1
 EXIT_CANNOT = 2
@@ -50,13 +55,55 @@ def _cannot(err: TextIO, what: str, exc: BaseException) -> int:
     return EXIT_CANNOT
 
 
-def backup(db: Path, to: Path | None, out: TextIO, err: TextIO) -> int:
-    """Copy the database (live or not) to `to`, or into its backups folder."""
+def _server(url: str) -> PostgresDatabase:
+    """The PostgreSQL database (its schema left as it is: these commands only read)."""
+    from scorekeeper.store.postgres import PostgresDatabase
+
+    return PostgresDatabase(url, max_size=1)
+
+
+def _server_counts(db: PostgresDatabase) -> str:
+    with db.read() as tx:
+        if tx.fetchone("SELECT to_regclass('schema_versions')") == (None,):
+            return "no scorekeeper tables yet (a server started on it makes them)"
+        version = tx.fetchone("SELECT version FROM schema_versions WHERE component = 'games'")
+        if version is None:
+            return "no games schema yet (a server started on it makes it)"
+        counts = tx.fetchone(
+            "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM events)")
+        games, events = counts if counts else (0, 0)
+    return f"{games} games, {events} events, schema {version[0]}"
+
+
+def _backup_server(url: str, to: Path | None, folder: Path | None, out: TextIO) -> int:
+    db = _server(url)
+    try:
+        name = db.dump_name("manual")
+        target = (to / name if to.is_dir() else to) if to is not None else \
+            (folder or Path("backups")) / name
+        db.dump(target)
+        out.write(f"backed up {db.where} to {target} with pg_dump (restore: pg_restore "
+                  f"--clean --if-exists --dbname=URL {target}) ({_server_counts(db)})\n")
+    finally:
+        db.close()
+    return 0
+
+
+def backup(db: Path | str, to: Path | None, out: TextIO, err: TextIO,
+           folder: Path | None = None) -> int:
+    """Copy the database (live or not) to `to`, or into `folder` (default: the backups
+    folder beside an SQLite file); a PostgreSQL database with pg_dump."""
+    if is_url(db):
+        try:
+            return _backup_server(str(db), to, folder, out)
+        except (StoreError, OSError) as exc:
+            return _cannot(err, "back up", exc)
+    db = Path(db)
     try:
         conn = open_read_only(db)
         try:
             if to is None:
-                target = make_backup(conn, db, "manual")
+                target = make_backup(conn, db, "manual", folder)
             else:
                 target = to / backup_name(db, "manual") if to.is_dir() else to
                 copy_database(conn, target)
@@ -68,8 +115,14 @@ def backup(db: Path, to: Path | None, out: TextIO, err: TextIO) -> int:
         return _cannot(err, "back up", exc)
 
 
-def restore_from(db: Path, source: Path, out: TextIO, err: TextIO) -> int:
+def restore_from(db: Path | str, source: Path, out: TextIO, err: TextIO) -> int:
     """Replace the database by a backup, keeping the one it replaces."""
+    if is_url(db):
+        err.write(f"scorekeeper: {redact(db)} is a PostgreSQL database: restore a pg_dump "
+                  f"backup with pg_restore, the servers stopped: pg_restore --clean "
+                  f"--if-exists --dbname=URL {source} (docs/postgresql.md)\n")
+        return EXIT_CANNOT
+    db = Path(db)
     try:
         kept = restore(source, db)
         out.write(f"restored {db} from {source} ({_counts(db)})\n")
@@ -82,8 +135,23 @@ def restore_from(db: Path, source: Path, out: TextIO, err: TextIO) -> int:
         return _cannot(err, "restore", exc)
 
 
-def check(db: Path, out: TextIO, err: TextIO) -> int:
-    """A full integrity check: 0 sound, 1 damaged (with the restore command), 2 cannot."""
+def check(db: Path | str, out: TextIO, err: TextIO) -> int:
+    """A full integrity check: 0 sound, 1 damaged (with the restore command), 2 cannot.
+    A PostgreSQL database: whether it answers, and what it holds (its server checks
+    itself)."""
+    if is_url(db):
+        try:
+            server = _server(str(db))
+            try:
+                out.write(f"{server.where}: ok ({_server_counts(server)})\n")
+                out.write("backups: pg_dump's (scorekeeper db backup, or a timer: "
+                          "docs/postgresql.md)\n")
+            finally:
+                server.close()
+            return 0
+        except StoreError as exc:
+            return _cannot(err, "check", exc)
+    db = Path(db)
     try:
         problems = check_file(db)
         if problems:

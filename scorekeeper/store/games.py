@@ -1,7 +1,9 @@
 """Games as append-only event logs: a game's state is always the replay of its events.
 
 Undo and corrections are events too, so history is never rewritten and a crash can only
-lose a write whose transaction had not committed, i.e. one that was never answered.
+lose a write whose transaction had not committed, i.e. one that was never answered. The
+events live in a `Database`: an SQLite file (one process, its lock file) or PostgreSQL
+(any number of processes, so the cache is checked against the database's seq).
 """
 
 from __future__ import annotations
@@ -21,17 +23,28 @@ from typing import Any
 
 from scorekeeper.rules import Game, RulesError
 from scorekeeper.rules.names import safe_json
-from scorekeeper.store.backup import KEEP, backup_dir, list_backups, make_backup, open_checked
-from scorekeeper.store.db import integrity
-from scorekeeper.store.faults import HINTS, REASONS, Fault, classify, explain
-from scorekeeper.store.lock import DbLock
+from scorekeeper.store.backup import KEEP, backup_dir, list_backups, make_backup
+from scorekeeper.store.database import Database, Tx, is_url, open_database
+from scorekeeper.store.db import MIGRATIONS
+from scorekeeper.store.faults import (
+    HINTS,
+    REASONS,
+    Fault,
+    StoreDamaged,
+    StoreError,
+    classify,
+    explain,
+)
+from scorekeeper.store.sqlite import SqliteDatabase
 
 log = logging.getLogger("scorekeeper.store")
 PROBE_TTL_S = 2.0          # health asks often; the write probe answers from this cache
 MIN_FREE_BYTES = 1 << 20   # below this the next write will likely fail: call the disk full
 LOW_FREE_BYTES = 50 << 20  # below this, health warns
 DAILY_S = 24 * 3600
-MAX_ID = 2**63 - 1         # the largest id SQLite can hold
+MAX_ID = 2**63 - 1         # the largest id SQLite (and PostgreSQL's BIGINT) can hold
+PG_BACKUPS = ("PostgreSQL: the server takes no backups itself; pg_dump does "
+              "(scorekeeper db backup, or a timer: docs/postgresql.md)")
 
 
 class GameNotFound(LookupError):
@@ -40,6 +53,10 @@ class GameNotFound(LookupError):
 
 class GameOver(ValueError):
     """A hand was posted to a game that has already ended."""
+
+
+class _Probe(Exception):
+    """Rolls the write probe's transaction back."""
 
 
 @dataclass(frozen=True)
@@ -81,52 +98,87 @@ def _space_fault(folder: Path) -> tuple[Fault | None, int]:
 
 
 class GameStore:
-    """Thread-safe access to the games in one SQLite file, with replayed games cached.
+    """Thread-safe access to the games in one database, with replayed games cached.
 
-    Opening it takes the database's lock file (a second store or server on the same file
-    is refused with StoreLocked) and checks the file (StoreDamaged, in words, with the
-    restore command). Backups are taken when a game ends and at least daily.
+    `target` is an SQLite file, a PostgreSQL URL, or a `Database` already open (which the
+    caller closes). On SQLite, opening takes the file's lock (a second store or server on
+    it is refused with StoreLocked) and checks the file (StoreDamaged, in words, with the
+    restore command); backups are taken when a game ends and at least daily. On PostgreSQL
+    several stores may share the database; backups are pg_dump's (`backup`).
     """
 
-    def __init__(self, path: Path, *, backups: Path | None = None,
+    def __init__(self, target: Path | str | Database, *, backups: Path | None = None,
                  keep_backups: int = KEEP) -> None:
-        self.path = path
-        self.backups = backups or backup_dir(path)
+        sqlite_path = None if isinstance(target, Database) or is_url(target) else Path(target)
+        self.backups = backups or (backup_dir(sqlite_path) if sqlite_path else None)
         self.keep_backups = keep_backups
-        self._db_lock = DbLock(path)
-        try:
-            self._conn = open_checked(path, self.backups)
-        except BaseException:
-            self._db_lock.release()
-            raise
+        self._owned = not isinstance(target, Database)
+        self.database = target if isinstance(target, Database) else \
+            open_database(target, backups=self.backups)
+        self._sqlite = self.database if isinstance(self.database, SqliteDatabase) else None
+        self.path: Path | None = self._sqlite.path if self._sqlite else None
+        if self._sqlite and self.backups is None:
+            self.backups = backup_dir(self._sqlite.path)
+        # another process may append to a shared database: check the cache against it
+        self._shared = self._sqlite is None
         self._lock = threading.RLock()
         self._cache: dict[int, _Entry] = {}
         self._write_error: tuple[str, BaseException] | None = None
         self._probe: tuple[float, dict[str, Any]] | None = None
         self.backup_error: str | None = None
-        newest = list_backups(path, self.backups)
-        self.last_backup: Path | None = newest[-1] if newest else None
-        self._last_backup_at = newest[-1].stat().st_mtime if newest else 0.0
-        self._backup_due("daily")
+        self.last_backup: Path | None = None
+        self._last_backup_at = 0.0
+        try:
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
+        if self._sqlite is not None:
+            newest = list_backups(self._sqlite.path, self.backups)
+            self.last_backup = newest[-1] if newest else None
+            self._last_backup_at = newest[-1].stat().st_mtime if newest else 0.0
+            self._backup_due("daily")
+
+    def _migrate(self) -> None:
+        """Bring the games schema up to date; an SQLite file that fails doing so, in words."""
+        try:
+            self.database.migrate("games", MIGRATIONS)
+        except sqlite3.Error as exc:
+            if classify(exc) == "damaged":
+                raise StoreDamaged(f"{self.database.where}: {explain(exc, 'open')}") from exc
+            raise StoreError(f"{self.database.where}: {explain(exc, 'open its database')}") \
+                from exc
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        """The SQLite connection (tests put a failing stand-in in its place)."""
+        if self._sqlite is None:
+            raise AttributeError("a PostgreSQL store has no SQLite connection")
+        return self._sqlite._conn
+
+    @_conn.setter
+    def _conn(self, conn: sqlite3.Connection) -> None:
+        if self._sqlite is None:
+            raise AttributeError("a PostgreSQL store has no SQLite connection")
+        self._sqlite._conn = conn
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
-            self._db_lock.release()
+            if self._owned:
+                self.database.close()
 
     def ping(self) -> bool:
         """Whether the database answers a query (for the health check)."""
-        with self._lock:
-            row: tuple[int] | None = self._conn.execute("SELECT 1").fetchone()
-            return row == (1,)
+        return self.database.ping()
 
     def write_health(self) -> dict[str, Any]:
         """Whether a write would succeed now, and if not why, in words (cached PROBE_TTL_S).
 
         A real write would wear the SD card on every health call, so the probe is: the file
         system (mounted read-only? space left?) and a write statement that changes nothing,
-        rolled back (SQLite refuses it on a read-only or locked file). After a write failed
-        as damaged, the file is checked again too.
+        rolled back (SQLite refuses it on a read-only or locked file; PostgreSQL on a
+        standby, or for a user who may not write). After a write failed as damaged, an
+        SQLite file is checked again too.
         """
         with self._lock:
             now = time.monotonic()
@@ -135,73 +187,79 @@ class GameStore:
             return self._probe[1]
 
     def _check_writable(self) -> dict[str, Any]:
-        fault, free = _space_fault(self.path.parent)
+        fault, free = _space_fault(self.path.parent) if self.path else (None, None)
         problem = f"the scorekeeper cannot save: {REASONS[fault]} ({HINTS[fault]})" \
             if fault else self._probe_write()
-        health: dict[str, Any] = {"writable": problem is None, "problem": problem,
-                                  "free_mib": round(free / 2**20, 1)}
-        if problem is None and free < LOW_FREE_BYTES:
-            health["warning"] = f"the disk is nearly full: {free / 2**20:.0f} MiB left"
+        health: dict[str, Any] = {"writable": problem is None, "problem": problem}
+        if free is not None:
+            health["free_mib"] = round(free / 2**20, 1)
+            if problem is None and free < LOW_FREE_BYTES:
+                health["warning"] = f"the disk is nearly full: {free / 2**20:.0f} MiB left"
+        else:
+            health["database"] = self.database.where  # the URL, its password as ***
         if self._write_error is not None:
             when, exc = self._write_error
             health["last_write_error"] = {"at": when, "detail": explain(exc)}
         health["backup"] = {"last": self.last_backup.name if self.last_backup else None,
                             "error": self.backup_error}
+        if self._sqlite is None:
+            health["backup"]["note"] = PG_BACKUPS
         return health
 
     def _probe_write(self) -> str | None:
         damaged = self._write_error is not None and classify(self._write_error[1]) == "damaged"
+        found: str | None = None
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._conn.execute("UPDATE games SET seq = seq WHERE 0")
-                if damaged and integrity(self._conn):
-                    return explain(self._write_error[1])  # type: ignore[index]
-            finally:
-                self._rollback()
-        except sqlite3.Error as exc:
+            with self.database.transaction() as tx:
+                tx.execute("UPDATE games SET seq = seq WHERE 1 = 0")
+                if damaged and self._sqlite and self._sqlite.integrity():
+                    found = explain(self._write_error[1])  # type: ignore[index]
+                raise _Probe  # roll back: the probe must change nothing
+        except _Probe:
+            return found
+        except (sqlite3.Error, StoreError) as exc:
             return explain(exc)
-        return None
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE … COMMIT; a failed write is remembered for health."""
+    def _transaction(self) -> Iterator[Tx]:
+        """The database's write transaction; a failed write is remembered for health."""
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._rollback()
-                raise
-        except sqlite3.Error as exc:
+            with self.database.transaction() as tx:
+                yield tx
+        except (sqlite3.Error, StoreError) as exc:
             self._write_error, self._probe = (_now(), exc), None
             log.error("write failed: %s", explain(exc))
             raise
         if self._write_error is not None:
             self._write_error, self._probe = None, None
 
-    def _rollback(self) -> None:
-        """Roll back if still open; a failing ROLLBACK must not hide the error that caused it."""
-        try:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-        except sqlite3.Error as exc:
-            log.error("rollback failed: %s", exc)
-
     def backup(self, kind: str = "manual") -> Path:
-        """A consistent copy into the backups folder now (the newest `keep_backups` kept)."""
+        """A consistent copy into the backups folder now: on SQLite the newest
+        `keep_backups` of each kind are kept; on PostgreSQL it is pg_dump's (if installed)."""
         with self._lock:
-            target = make_backup(self._conn, self.path, kind, self.backups, self.keep_backups)
+            if self._sqlite is None:
+                target = self._dump(kind)
+            else:
+                with self._sqlite.connection() as conn:
+                    target = make_backup(conn, self._sqlite.path, kind, self.backups,
+                                         self.keep_backups)
             self.last_backup, self.backup_error = target, None
             self._last_backup_at = time.time()
             return target
 
+    def _dump(self, kind: str) -> Path:
+        from scorekeeper.store.postgres import PostgresDatabase
+
+        if not isinstance(self.database, PostgresDatabase) or self.backups is None:
+            raise StoreError(f"no backups folder for {self.database.where}: give one")
+        return self.database.dump(self.backups / self.database.dump_name(kind))
+
     def _backup_due(self, kind: str) -> None:
         """Back up after a game ends ("game") or when the newest backup is a day old
-        ("daily"); a failed backup is logged and shown by health, never fails the write."""
-        if kind == "daily" and (time.time() - self._last_backup_at < DAILY_S
-                                or not self._has_games()):
+        ("daily"); a failed backup is logged and shown by health, never fails the write.
+        Only an SQLite file: a PostgreSQL server's backups are its own (a pg_dump timer)."""
+        if self._sqlite is None or (kind == "daily" and (
+                time.time() - self._last_backup_at < DAILY_S or not self._has_games())):
             return
         try:
             self.backup(kind)
@@ -210,8 +268,8 @@ class GameStore:
             log.error("%s", self.backup_error)
 
     def _has_games(self) -> bool:
-        with self._lock:
-            return self._conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
+        with self.database.read() as tx:
+            return tx.fetchone("SELECT 1 FROM games LIMIT 1") is not None
 
     def create(
         self, variant: str, players: list[str], settings: dict[str, Any] | None = None,
@@ -224,16 +282,15 @@ class GameStore:
         game = Game(variant, list(players), settings)
         created = _now()
         with self._lock:
-            with self._transaction() as conn:
-                cur = conn.execute(
+            with self._transaction() as tx:
+                game_id = tx.insert(
                     "INSERT INTO games (variant, players, settings, created_at, summary, deck)"
                     " VALUES (?, ?, ?, ?, '{}', ?)",
                     (variant, json.dumps(list(players)), json.dumps(settings or {}), created,
                      deck),
                 )
-                game_id = int(cur.lastrowid or 0)
                 entry = _Entry(game, 0, _view(game_id, game, 0, created, deck))
-                conn.execute(
+                tx.execute(
                     "UPDATE games SET summary = ? WHERE id = ?", (_summary(entry.view), game_id)
                 )
             self._cache[game_id] = entry
@@ -241,10 +298,10 @@ class GameStore:
 
     def games(self) -> list[dict[str, Any]]:
         """Every game, newest first, as a summary."""
-        with self._lock:
-            rows = self._conn.execute(
+        with self.database.read() as tx:
+            rows = tx.fetchall(
                 "SELECT id, variant, created_at, seq, summary FROM games ORDER BY id DESC"
-            ).fetchall()
+            )
         # safe_json: a name stored before names were checked must not break the list
         return [
             {"id": gid, "variant": variant, "created_at": created, "seq": seq,
@@ -263,10 +320,10 @@ class GameStore:
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """The stored events of a game, oldest first (what a replay applies)."""
         self._entry(game_id)
-        with self._lock:
-            rows = self._conn.execute(
+        with self.database.read() as tx:
+            rows = tx.fetchall(
                 "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-            ).fetchall()
+            )
         return [safe_json(json.loads(body)) for (body,) in rows]
 
     def preview(self, game_id: int, players: list[dict[str, Any]]) -> dict[str, Any]:
@@ -279,25 +336,28 @@ class GameStore:
         """Validate `event` on a copy, commit it, then publish the new state to the cache.
 
         Returns the new view and the engine's result. On RulesError or GameOver nothing
-        is written and the cached game is unchanged.
+        is written and the cached game is unchanged. The game's row is locked first (on
+        PostgreSQL, against another process appending to it: the event is judged against
+        every event before it, whoever wrote them).
         """
         body = json.dumps(event)
         with self._lock:
             entry = self._entry(game_id)
-            if event.get("type") == "hand" and entry.view.get("game_over"):
-                raise GameOver(f"game {game_id} is over; no more hands can be added")
-            game = entry.game.copy()
-            result = game.apply(json.loads(body))
-            seq = entry.seq + 1
-            new = _Entry(game, seq, _view(game_id, game, seq, entry.view["created_at"],
-                                          entry.view.get("deck")))
-            with self._transaction() as conn:
-                conn.execute(
+            with self._transaction() as tx:
+                entry = self._load(tx, game_id, entry, lock=self._shared)
+                if event.get("type") == "hand" and entry.view.get("game_over"):
+                    raise GameOver(f"game {game_id} is over; no more hands can be added")
+                game = entry.game.copy()
+                result = game.apply(json.loads(body))
+                seq = entry.seq + 1
+                new = _Entry(game, seq, _view(game_id, game, seq, entry.view["created_at"],
+                                              entry.view.get("deck")))
+                tx.execute(
                     "INSERT INTO events (game_id, seq, type, body, created_at)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (game_id, seq, str(event.get("type")), body, _now()),
                 )
-                conn.execute(
+                tx.execute(
                     "UPDATE games SET seq = ?, summary = ? WHERE id = ?",
                     (seq, _summary(new.view), game_id),
                 )
@@ -307,35 +367,49 @@ class GameStore:
         return new.view, result
 
     def _entry(self, game_id: int) -> _Entry:
+        """The game as it stands: the cache, checked against the database when shared."""
         if not 0 < game_id <= MAX_ID:  # SQLite's integers end at 2**63 - 1 (OverflowError)
             raise GameNotFound(f"no game with id {game_id}")
-        entry = self._cache.get(game_id)
-        if entry is not None:
-            return entry
+        cached = self._cache.get(game_id)
+        if cached is not None and not self._shared:
+            return cached
+        with self.database.read() as tx:
+            entry = self._load(tx, game_id, cached)
         with self._lock:
-            entry = self._cache.get(game_id) or self._replay(game_id)
+            now = self._cache.get(game_id)
+            if now is not None and now.seq >= entry.seq:
+                return now
             self._cache[game_id] = entry
             return entry
 
-    def _replay(self, game_id: int) -> _Entry:
-        row = self._conn.execute(
-            "SELECT variant, players, settings, created_at, deck FROM games WHERE id = ?",
-            (game_id,)
-        ).fetchone()
+    def _load(self, tx: Tx, game_id: int, entry: _Entry | None, *, lock: bool = False) -> _Entry:
+        """`entry` brought up to the stored seq (a full replay when None); `lock` holds the
+        game's row until the transaction ends (PostgreSQL: FOR UPDATE)."""
+        row = tx.fetchone("SELECT variant, players, settings, created_at, deck, seq FROM games"
+                          " WHERE id = ?" + (" FOR UPDATE" if lock else ""), (game_id,))
         if row is None:
             raise GameNotFound(f"no game with id {game_id}")
-        variant, players, settings, created, deck = row
-        # names stored before they were checked are read as they are shown (safe_json:
-        # surrogates replaced, bidi and control characters dropped), the same in every event
-        game = Game(variant, safe_json(json.loads(players)), json.loads(settings) or None,
-                    stored=True)
-        events = self._conn.execute(
-            "SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
-        for seq, body in events:
+        variant, players, settings, created, deck, stored_seq = row
+        if entry is not None and entry.seq == stored_seq:
+            return entry
+        if entry is None or entry.seq > stored_seq:
+            # names stored before they were checked are read as they are shown (safe_json:
+            # surrogates replaced, bidi and control characters dropped), the same in every
+            # event
+            game = Game(variant, safe_json(json.loads(players)), json.loads(settings) or None,
+                        stored=True)
+            seq = 0
+        else:
+            game, seq = entry.game.copy(), entry.seq
+        events = tx.fetchall(
+            "SELECT seq, body FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, seq)
+        )
+        for number, body in events:
             try:
                 game.apply(safe_json(json.loads(body)), stored=True)
             except RulesError as exc:
-                raise RuntimeError(f"game {game_id} event {seq} no longer replays: {exc}") from exc
-        seq = events[-1][0] if events else 0
+                raise RuntimeError(
+                    f"game {game_id} event {number} no longer replays: {exc}") from exc
+        seq = events[-1][0] if events else seq
         return _Entry(game, seq, _view(game_id, game, seq, created, deck))

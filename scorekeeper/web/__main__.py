@@ -10,7 +10,7 @@ from scorekeeper.web.server import serve
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scorekeeper.web")
-    parser.add_argument("--db", type=Path)
+    parser.add_argument("--db", help="SQLite file or PostgreSQL URL")
     parser.add_argument("--host")
     parser.add_argument("--port", type=int)
     parser.add_argument("--camera")

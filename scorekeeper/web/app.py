@@ -78,7 +78,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     OpenAPI document is served by a public guarded route instead.
     """
     settings = settings or Settings()
-    store = GameStore(settings.db_path)
+    store = GameStore(settings.db_target, backups=settings.backups_path)
     camera = CameraSupervisor(lambda: camera_from_spec(settings.camera, camera_options(settings)))
     adapter = Adapter(settings.data_dir, settings.model_dir)
 

@@ -142,7 +142,7 @@ def show_admin_link(settings: Settings, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def banner(url: str, token: str, note: str, db: Path, out: TextIO,
+def banner(url: str, token: str, note: str, db: Path | str, out: TextIO,
            link_file: Path | None = None, show_link: bool = True,
            command: str = "scorekeeper admin-link", reach: str | None = None) -> None:
     """Print the table address and the admin link, each with its QR code.
@@ -196,7 +196,7 @@ class _Server(uvicorn.Server):
 
 
 def serve(
-    db: Path | None = None,
+    db: Path | str | None = None,
     host: str | None = None,
     port: int | None = None,
     camera: str | None = None,
@@ -231,7 +231,7 @@ def serve(
     reach = reach_note(settings.host, lan_ip(settings.host))
     link_file = admin_link_path(settings.data_dir)
     write_admin_link(link_file, f"{url}#token={token}")
-    banner(url, token, note, settings.db_path, sys.stdout, link_file=link_file,
+    banner(url, token, note, settings.db_shown, sys.stdout, link_file=link_file,
            show_link=not goes_to_a_log(sys.stdout), command=admin_link_command(config),
            reach=reach)
     # header deadline, connection caps and the file limit: see connections.py
