@@ -108,8 +108,8 @@ def fault_of_sqlstate(sqlstate: str | None, exc: BaseException) -> Fault:
     if sqlstate:
         found = _SQLSTATES.get(sqlstate) or _SQLSTATES.get(sqlstate[:2])
         return found or "other"
-    text = str(exc).lower()
-    if any(w in text for w in ("connection", "timeout", "could not", "server closed")):
+    # no state: libpq or the pool failed before the server answered (host, port, timeout)
+    if any(c.__name__ in ("OperationalError", "PoolTimeout") for c in type(exc).__mro__):
         return "unreachable"
     return classify(exc)
 

@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.store.database import Database, Dialect, Tx, redact, scrub
-from scorekeeper.store.faults import StoreError, StoreFault, fault_of_sqlstate
+from scorekeeper.store.faults import (
+    HINTS,
+    SERVER_HINTS,
+    StoreError,
+    StoreFault,
+    fault_of_sqlstate,
+)
 
 try:
     import psycopg
@@ -106,8 +112,10 @@ class PostgresDatabase(Database):
         detail = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else
                        type(exc).__name__, self.url)
         fault = fault_of_sqlstate(getattr(exc, "sqlstate", None), exc)
-        return StoreFault(f"cannot {action} the PostgreSQL database {self.where}: {detail}",
-                          fault)
+        message = f"cannot {action} the PostgreSQL database {self.where}: {detail}"
+        if action == "connect to":  # at start: say what to check (the page adds its own)
+            message += f" ({SERVER_HINTS.get(fault) or HINTS['unreachable']})"
+        return StoreFault(message, fault)
 
     @contextmanager
     def _session(self, read_only: bool) -> Iterator[Tx]:
