@@ -69,7 +69,8 @@ def _models(args: argparse.Namespace) -> Path:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from scorekeeper.web.server import serve
 
-    serve(db=args.db, host=args.host, port=args.port, camera=args.camera, config=args.config)
+    serve(db=args.db, host=args.host, port=args.port, camera=args.camera, config=args.config,
+          club_url=args.club, club_token=args.club_token, club_server=args.club_server)
     return 0
 
 
@@ -217,6 +218,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None, help="default: all interfaces")
     serve.add_argument("--port", type=int, default=None, help="default: 8000")
     serve.add_argument("--camera", default=None, help="camera source, e.g. replay:PATH or none")
+    serve.add_argument("--club", default=None, metavar="URL",
+                       help="club mode: forward every game to this club server (docs/club.md)")
+    serve.add_argument("--club-token", default=None, metavar="TOKEN",
+                       help="this table's token from `scorekeeper club add-table` "
+                            "(or SCOREKEEPER_CLUB_TOKEN, or the config's [club] token_file)")
+    serve.add_argument("--club-server", action="store_true", default=None,
+                       help="be the club server: take the tables' games (`club serve`)")
     _add_config(serve)
     serve.set_defaults(func=_cmd_serve)
 
@@ -262,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
     from scorekeeper.calibration.cli import add_parser as add_calibrate
 
     add_calibrate(sub)
+    from scorekeeper.club.cli import add_parser as add_club
+
+    add_club(sub)
     return parser
 
 

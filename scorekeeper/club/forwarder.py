@@ -97,10 +97,15 @@ class Forwarder:
         self.last_success: str | None = None
         self.last_error: str | None = None
 
-    def start(self) -> None:
-        """Migrate the outbox (before any phone can start a game) and start sending."""
+    def open(self) -> None:
+        """Migrate the outbox (before any phone can start a game: the games already there
+        stay home) and give the games the club refused before one more try."""
         self.outbox = Outbox(self.db)
         self.outbox.retry_refused()
+
+    def start(self) -> None:
+        """`open`, and start sending in the background."""
+        self.open()
         self._thread = threading.Thread(target=self._run, name="club-forwarder", daemon=True)
         self._thread.start()
         log.info("club mode: forwarding this table's games to %s", shown_url(self.url))

@@ -106,9 +106,13 @@ class Outbox:
 
     def record(self, answer: SyncAnswer) -> None:
         """What the club said it holds; the refused games, marked with why."""
+        # a refused game's club copy may hold other events past the refused one: what the
+        # table has delivered ends just before it
+        refused = {p.table_game_id: p.seq - 1 for p in answer.problems if p.seq > 0}
         with self.db.transaction() as tx:
             for ack in answer.acked:
-                tx.execute(_UPSERT, (ack.table_game_id, 1, ack.seq))
+                held = min(ack.seq, refused.get(ack.table_game_id, ack.seq))
+                tx.execute(_UPSERT, (ack.table_game_id, 1, held))
             for game_id in answer.unknown:  # the club lost its set-up: send it again
                 tx.execute(_UPSERT, (game_id, 0, 0))
             for problem in answer.problems:

@@ -8,16 +8,24 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp
 
 from scorekeeper.camera import CameraSupervisor, camera_from_spec
+from scorekeeper.club.forwarder import forwarder_for
 from scorekeeper.config import camera_options
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web import api, decks, errors, knockcheck, pages, scan
+from scorekeeper.web import api, club_sync, decks, errors, knockcheck, pages, scan
 from scorekeeper.web.adapting import Adapter
-from scorekeeper.web.auth import ADMIN_SCHEME, GuardedRoute, public, resolve_token
+from scorekeeper.web.auth import (
+    ADMIN_SCHEME,
+    TABLE_SCHEME,
+    GuardedRoute,
+    public,
+    resolve_token,
+)
 from scorekeeper.web.headers import SecurityHeaders
 from scorekeeper.web.hub import Hub
 from scorekeeper.web.limits import MAX_BODY, BodyLimit
@@ -56,6 +64,10 @@ class _App(FastAPI):
         schemes[ADMIN_SCHEME] = {"type": "http", "scheme": "bearer",
                                  "description": "the table's admin token (the admin link's "
                                                 "#token=...)"}
+        if getattr(self.state, "verify_table", None) is not None:
+            schemes[TABLE_SCHEME] = {"type": "http", "scheme": "bearer",
+                                     "description": "a club table's token (scorekeeper club "
+                                                    "add-table)"}
         return schema
 
 
@@ -81,11 +93,20 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     store = GameStore(settings.db_target, backups=settings.backups_path)
     camera = CameraSupervisor(lambda: camera_from_spec(settings.camera, camera_options(settings)))
     adapter = Adapter(settings.data_dir, settings.model_dir)
+    try:
+        forwarder = forwarder_for(settings, store.database)  # club mode: games to the club
+    except BaseException:
+        store.close()
+        raise
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         camera.start()
+        if forwarder is not None:
+            forwarder.start()
         yield
+        if forwarder is not None:
+            await run_in_threadpool(forwarder.stop)
         adapter.close()
         camera.close()
         store.close()
@@ -99,14 +120,18 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.state.camera = camera
     app.state.vision = Vision(settings.model_dir, settings.model_runtime)
     app.state.scans = ScanImages()
+    app.state.forwarder = forwarder
     app.state.admin_token = token or resolve_token(settings)[0]
     errors.install(app)
     app.add_middleware(BodyLimit, default=MAX_BODY,
-                       limits={**scan.BODY_LIMITS, **knockcheck.BODY_LIMITS})
+                       limits={**scan.BODY_LIMITS, **knockcheck.BODY_LIMITS,
+                               **decks.BODY_LIMITS, **club_sync.BODY_LIMITS})
     pages.register(app)
     api.register(app)
     scan.register(app)
     knockcheck.register(app)
     decks.register(app, adapter)
+    if settings.club_server:
+        club_sync.register(app, store)
     _serve_openapi(app)
     return app

@@ -12,9 +12,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from scorekeeper.club.forwarder import Forwarder
 from scorekeeper.store import GameStore
 from scorekeeper.store.faults import StoreError, explain
 from scorekeeper.web.auth import public
+from scorekeeper.web.club_sync import ForwarderDep
 from scorekeeper.web.deps import AdminDep, CameraDep, QrCodesDep, StoreDep
 from scorekeeper.web.errors import ApiError
 from scorekeeper.web.models import HTML, SVG, Health, Session, refusals
@@ -60,6 +62,15 @@ def _store_health(store: GameStore) -> tuple[str, dict[str, Any]]:
     return db, write
 
 
+def _club_health(forwarder: Forwarder) -> dict[str, Any]:
+    """The forwarder's state; its pending count read from the store, whose fault is shown
+    by the store's own entry rather than failing the health check."""
+    try:
+        return forwarder.health()
+    except _STORE_FAULTS as exc:
+        return {"url": forwarder.health_url, "error": explain(exc, "read its games")}
+
+
 def _logged(action: str, exc: Exception) -> None:
     if isinstance(exc, _STORE_FAULTS):
         log.warning("health: the store cannot %s: %s", action, exc)
@@ -69,13 +80,18 @@ def _logged(action: str, exc: Exception) -> None:
 
 
 @public
-async def health(store: StoreDep, camera: CameraDep) -> Response:
-    """200 only when the store reads and can write; else 503 saying what is wrong."""
+async def health(store: StoreDep, camera: CameraDep, forwarder: ForwarderDep) -> Response:
+    """200 only when the store reads and can write; else 503 saying what is wrong.
+
+    In club mode, `club` says how forwarding goes; the club being away is not a fault of
+    the table, which keeps scoring, so it leaves `ok` alone."""
     db, write = await run_in_threadpool(_store_health, store)
     ok = db == "ok" and bool(write.get("writable"))
     status = camera.status()
     body: dict[str, Any] = {"ok": ok, "db": db, "store": write,
                             "camera": {"state": status.state, "error": status.error}}
+    if forwarder is not None:
+        body["club"] = await run_in_threadpool(_club_health, forwarder)
     if not ok:
         body["detail"] = write.get("problem") or db
     return JSONResponse(body, status_code=200 if ok else 503)

@@ -201,6 +201,9 @@ def serve(
     port: int | None = None,
     camera: str | None = None,
     config: Path | None = None,
+    club_url: str | None = None,
+    club_token: str | None = None,
+    club_server: bool | None = None,
 ) -> None:
     """Run the server until interrupted; None means the config's, environment's or default.
 
@@ -210,7 +213,8 @@ def serve(
 
     try:
         settings = load_settings(find_config(config), db=db, host=host, port=port,
-                                 camera=camera)
+                                 camera=camera, club_url=club_url, club_token=club_token,
+                                 club_server=club_server)
     except ConfigError as exc:
         print(f"scorekeeper: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -224,7 +228,8 @@ def serve(
         note = f"kept in {token_file}"
     try:
         app = create_app(settings, token)
-    except StoreError as exc:  # another server on this file, or a damaged file: say so
+    except (StoreError, ConfigError) as exc:  # another server on this file, a damaged file,
+        # an unreadable club token file: say so
         print(f"scorekeeper: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     url = base_url(settings.host, settings.port)
