@@ -18,6 +18,7 @@ the card reader is one without a model, so a photo that decodes is a 503 too.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,10 @@ def test_every_route_is_fuzzed_but_the_stream(app: FastAPI) -> None:
 @pytest.mark.parametrize(("method", "path", "mode"), CASES)
 def test_no_input_gets_a_500_and_replies_fit_the_document(
         api_schema: Any, method: str, path: str, mode: GenerationMode) -> None:
+    fuzz_operation(api_schema, method, path, mode)
+
+
+def fuzz_operation(api_schema: Any, method: str, path: str, mode: GenerationMode) -> None:
     operation = api_schema[path][method]
 
     @given(case=operation.as_strategy(generation_mode=mode))
@@ -199,6 +204,78 @@ def test_accepted_requests_get_the_documented_answers(tmp_path: Path) -> None:
             query = {"url": "http://10.0.0.5:8000/"} if path == "/api/qr.svg" else None
             sent = {} if body is None else {"body": body, "media_type": "application/json"}
             case = operation.Case(path_parameters=params, query=query, **sent)
+            response = case.call(headers=ADMIN)
+            assert response.status_code == status, (method, path, response.text[:300])
+            case.validate_response(response, headers=ADMIN, checks=[
+                status_code_conformance, content_type_conformance,
+                response_schema_conformance])
+
+
+# ---- a club server: the same app with club_server, so the league's and the sync's routes -----
+
+CLUB_STREAM = ("GET", "/api/club/events")  # the big screen's stream: tests/test_browser_club.py
+CLUB_FUZZED = [
+    ("GET", "/club"), ("GET", "/api/club/players"), ("POST", "/api/club/players"),
+    ("GET", "/api/club/seasons"), ("POST", "/api/club/seasons"),
+    ("GET", "/api/club/standings"), ("GET", "/api/club/live"),
+    ("POST", "/api/club/sync"), ("GET", "/api/club/tables"), ("POST", "/api/club/tables"),
+    ("POST", "/api/club/tables/{name}/token"),
+]
+CLUB_NO_INVALID = {("GET", "/club"), ("GET", "/api/club/players"),
+                   ("GET", "/api/club/seasons"), ("GET", "/api/club/live"),
+                   ("GET", "/api/club/tables")}
+CLUB_CASES = [pytest.param(m, p, VALID, id=f"{m} {p} valid") for m, p in CLUB_FUZZED] + [
+    pytest.param(m, p, INVALID, id=f"{m} {p} invalid") for m, p in CLUB_FUZZED
+    if (m, p) not in CLUB_NO_INVALID]
+SEASON = {"name": "Autumn", "starts": "2025-09-01", "ends": "2025-11-30", "ranking": "points"}
+CLUB_ACCEPTED: list[tuple[str, str, dict[str, Any], Any, int]] = [
+    ("POST", "/api/club/players", {}, {"names": ["Ann", "bob"]}, 201),
+    ("POST", "/api/club/seasons", {}, SEASON, 201),
+    ("GET", "/api/club/players", {}, None, 200),
+    ("GET", "/api/club/seasons", {}, None, 200),
+    ("GET", "/api/club/standings", {}, None, 200),
+    ("GET", "/api/club/live", {}, None, 200),
+    ("POST", "/api/club/tables", {}, {"name": "table-1"}, 201),
+    ("GET", "/api/club/tables", {}, None, 200),
+]
+
+
+@contextmanager
+def club_schema_at(tmp: Path) -> Iterator[Any]:
+    """A club server's schema for schemathesis, with one finished game in its store."""
+    app = create_app(Settings(data_dir=tmp, camera="none", club_server=True), token=TOKEN)
+    with TestClient(app) as client:
+        client.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"],
+                                        "settings": {"hands": 1}}, headers=ADMIN)
+        assert client.post("/api/games/1/hands", json=RUMMY, headers=ADMIN).json()["game_over"]
+        yield schemathesis.openapi.from_asgi("/openapi.json", RequestsOnly(app))
+
+
+@pytest.fixture(scope="module")
+def club_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with club_schema_at(tmp_path_factory.mktemp("club-fuzz")) as schema:
+        yield schema
+
+
+def test_every_club_route_is_fuzzed_but_the_stream(app: FastAPI, club_schema: Any) -> None:
+    doc = TestClient(app).get("/openapi.json").json()
+    table = {(method.upper(), path) for path, ops in doc["paths"].items() for method in ops}
+    club = {(method.upper(), path) for path, ops in club_schema.raw_schema["paths"].items()
+            for method in ops}
+    assert club - table == {*CLUB_FUZZED, CLUB_STREAM}
+
+
+@pytest.mark.parametrize(("method", "path", "mode"), CLUB_CASES)
+def test_no_club_input_gets_a_500_and_replies_fit_the_document(
+        club_schema: Any, method: str, path: str, mode: GenerationMode) -> None:
+    fuzz_operation(club_schema, method, path, mode)
+
+
+def test_accepted_club_requests_get_the_documented_answers(tmp_path: Path) -> None:
+    with club_schema_at(tmp_path) as schema:
+        for method, path, params, body, status in CLUB_ACCEPTED:
+            sent = {} if body is None else {"body": body, "media_type": "application/json"}
+            case = schema[path][method].Case(path_parameters=params, **sent)
             response = case.call(headers=ADMIN)
             assert response.status_code == status, (method, path, response.text[:300])
             case.validate_response(response, headers=ADMIN, checks=[
