@@ -17,7 +17,7 @@ from scorekeeper.club.forwarder import forwarder_for
 from scorekeeper.config import camera_options
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web import api, club_sync, decks, errors, knockcheck, pages, scan
+from scorekeeper.web import api, club_league, club_sync, decks, errors, knockcheck, pages, scan
 from scorekeeper.web.adapting import Adapter
 from scorekeeper.web.auth import (
     ADMIN_SCHEME,
@@ -133,5 +133,6 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     decks.register(app, adapter)
     if settings.club_server:
         club_sync.register(app, store)
+        club_league.register(app, store)
     _serve_openapi(app)
     return app
