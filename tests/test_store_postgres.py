@@ -201,8 +201,15 @@ def test_health_on_postgresql_never_shows_the_password(
         assert store["database"].startswith("postgresql://postgres:***@")
         assert "pg_dump" in store["backup"]["note"]
         assert SECRET not in r.text
-        # a write probe changes nothing
-        assert client.get("/api/games").json() == []
+        assert client.get("/api/games").json() == []  # the write probe changed nothing
+        admin = {"Authorization": "Bearer t"}
+        r = client.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
+                        headers=admin)
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        r = client.post(f"/api/games/{gid}/hands", json={"players": HAND}, headers=admin)
+        assert r.status_code == 201 and r.json()["n"] == 1, r.text
+        assert client.get(f"/api/games/{gid}").json()["seq"] == 1
     assert SECRET not in caplog.text
 
 

@@ -104,8 +104,12 @@ class PostgresDatabase(Database):
         self._pool: ConnectionPool[Any] = ConnectionPool(
             conninfo, kwargs={"autocommit": True}, min_size=1, max_size=max_size,
             open=False, configure=_configure, check=ConnectionPool.check_connection,
-            timeout=CONNECT_TIMEOUT_S * 2, name="scorekeeper")
-        self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+            timeout=CONNECT_TIMEOUT_S, name="scorekeeper")
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+        except psycopg.Error as exc:  # PoolTimeout is one: the server went away just now
+            self._pool.close()
+            raise self._fault(exc, "connect to") from None
 
     def _fault(self, exc: BaseException, action: str = "use") -> StoreFault:
         """`exc` in words, with the URL's password scrubbed (libpq's messages name the host)."""
