@@ -125,3 +125,40 @@ def test_the_openapi_document_is_public_and_lists_every_route(client: TestClient
         assert (op.get("security") == [{"adminToken": []}]) == guarded, (method, path)
     assert doc["components"]["securitySchemes"]["adminToken"]["scheme"] == "bearer"
     assert client.get("/docs").status_code == 404  # the document is served, not the docs UI
+
+
+# A club server adds the league's public reads and big screen, the club admin's writes, and
+# the tables' sync (a table token, not the admin's: the sync's own tests cover it).
+CLUB_PUBLIC = PUBLIC | {
+    ("GET", "/club"),                   # the big screen
+    ("GET", "/api/club/players"),       # the club's names, for a table's new game
+    ("GET", "/api/club/seasons"),
+    ("GET", "/api/club/standings"),
+    ("GET", "/api/club/live"),          # every live table's scoreboard
+    ("GET", "/api/club/events"),        # the big screen's stream
+}
+CLUB_ADMIN = {("POST", "/api/club/players"), ("POST", "/api/club/seasons"),
+              ("GET", "/api/club/tables"), ("POST", "/api/club/tables"),
+              ("POST", "/api/club/tables/{name}/token")}
+CLUB_TABLE = {("POST", "/api/club/sync")}
+
+
+def test_a_club_servers_routes_are_guarded_unless_listed_public(tmp_path: Path) -> None:
+    club = TestClient(create_app(Settings(data_dir=tmp_path, club_server=True), token="secret"))
+    public_routes: set[tuple[str, str]] = set()
+    admin: set[tuple[str, str]] = set()
+    for route in club.app.routes:  # type: ignore[attr-defined]
+        if isinstance(route, Mount):
+            continue
+        assert isinstance(route, GuardedRoute), f"{route} bypasses the guard"
+        for method in route.methods or ():
+            key = (method, route.path)
+            if is_public(route.endpoint):
+                public_routes.add(key)
+            elif key not in CLUB_TABLE and key[1].startswith("/api/club/"):
+                r = club.request(method, route.path, json={},
+                                 headers={"Authorization": "Bearer wrong"})
+                assert r.status_code == 401, f"{method} {route.path} answered {r.status_code}"
+                admin.add(key)
+    assert public_routes == CLUB_PUBLIC
+    assert admin == CLUB_ADMIN
