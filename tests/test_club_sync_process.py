@@ -191,6 +191,7 @@ def test_the_club_away_then_back_gets_every_event_once(tmp_path: Path, club_db: 
         for server in [*tables, *([club] if club else [])]:
             server.stop()
     assert compare(tmp_path, club_db, names, games) == 2 * 36
+    print(f"club away {OUTAGE_S:g} s: 2 tables, 72 of 72 events at the club once, in order")
 
 
 def test_kill_9_of_the_club_mid_sync_loses_and_doubles_nothing(
@@ -217,6 +218,7 @@ def test_kill_9_of_the_club_mid_sync_loses_and_doubles_nothing(
         table.stop()
         club.stop()
     assert compare(tmp_path, club_db, ["table-1"], {"table-1": games}) == posters.count
+    print(f"club killed twice: {posters.count} of {posters.count} events at the club once")
 
 
 def test_kill_9_of_a_table_mid_forward_resumes_without_doubles(
