@@ -3,23 +3,19 @@ league from the terminal, and the standings exported as CSV."""
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 from pathlib import Path
 
 import pytest
 
-from scorekeeper.club.league_cli import add_league_actions
+from scorekeeper.cli import main
 from scorekeeper.store import GameStore
 
 
 def club(*argv: str) -> int:
-    """`scorekeeper club ...` as the club's parser runs the league's actions."""
-    parser = argparse.ArgumentParser(prog="scorekeeper club")
-    add_league_actions(parser.add_subparsers(dest="action", required=True))
-    args = parser.parse_args(list(argv))
-    return int(args.func(args))
+    """`scorekeeper club ...`, as the command line runs it."""
+    return main(["club", *argv])
 
 
 @pytest.fixture
