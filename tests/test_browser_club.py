@@ -91,7 +91,8 @@ def evening(path: Path) -> dict[str, int]:
 
 
 @pytest.fixture
-def club(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Server, dict[str, int]]]:
+def club(tmp_path: Path,
+         monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Server, dict[str, int]]]:
     monkeypatch.setenv("SCOREKEEPER_CLUB_SERVER", "true")
     srv = Server(tmp_path / "data")
     srv.data_dir.mkdir()
