@@ -10,6 +10,7 @@ Run: `.venv/bin/python -m pytest tests/test_browser_decks.py -m browser`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 if not Path("/usr/bin/chromium").exists():
     pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
 
-from scorekeeper.decks.profile import create_or_open
+from scorekeeper.decks.profile import create_or_open, open_deck
 from tests.test_browser import (  # noqa: F401  (browser is a fixture)
     LIVE_S,
     TOKEN,
@@ -33,6 +34,7 @@ from tests.test_browser import (  # noqa: F401  (browser is a fixture)
     shot,
 )
 from tests.test_browser_scan import SCAN_500, FakeScans, wait_photo
+from tests.test_web_decks import HAVE_MODEL, SAMPLE, layout_photo
 
 pytestmark = pytest.mark.browser
 
@@ -154,3 +156,131 @@ def test_improve_this_deck_shows_progress_and_cancels(server: Server, admin: Pho
     expect(admin.tid("deck-job")).to_have_attribute("data-state", "cancelled")
     expect(admin.tid("deck-job-state")).to_have_text("Cancelled: the deck keeps its model.")
     expect(admin.tid("deck-improve-home")).to_be_enabled()
+
+
+# ---- enrolling a deck from the phone ------------------------------------------------------
+
+def _photo(name: str) -> dict[str, Any]:
+    """A rendered photo of the layout (tests/test_web_decks.py), as the phone would send it."""
+    return {"name": f"{name}.jpg", "mimeType": "image/jpeg", "buffer": layout_photo(name)}
+
+
+def _fake_adapt(admin: Phone) -> list[Any]:
+    """The adapt routes, answered here (no training in a test); returns the runs started."""
+    status: dict[str, Any] = {"state": "idle", "running": False}
+    started: list[Any] = []
+
+    def adapt(route: Any) -> None:
+        if route.request.method == "POST":
+            started.append((route.request.url.split("/")[-2], json.loads(route.request.post_data)))
+            status.update(state="adapting", running=True, deck="blue", minutes=5,
+                          progress=0.12, left_s=264,
+                          message="adapting the classifier:  12%  4:24 left")
+        route.fulfill(status=202 if route.request.method == "POST" else 200,
+                      content_type="application/json", body=json.dumps(status))
+
+    admin.page.route("**/api/decks/adapt", adapt)
+    admin.page.route("**/api/decks/blue/adapt", adapt)
+    return started
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no card model")
+def test_a_deck_is_enrolled_from_the_phone(server: Server, admin: Phone) -> None:
+    started = _fake_adapt(admin)
+    # the page offers the table's camera when the server has one: this one says it has
+    admin.page.route("**/api/camera", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps({"state": "ok"})))
+    admin.tid("menu-btn").click()
+    admin.tid("menu-decks").click()
+    admin.tid("decks-enrol").click()
+    admin.tid("ask-input").fill("blue deck")
+    admin.tid("ask-ok").click()
+    expect(admin.tid("ask-error")).to_contain_text("letters, digits")
+    admin.tid("ask-input").fill("blue")
+    admin.tid("ask-ok").click()
+    expect(admin.tid("enrol-title")).to_have_text("Enrol blue")
+    photo = admin.tid("enrol-photo")
+    expect(photo).to_have_attribute("data-photo", "1")
+    expect(admin.tid("enrol-rows")).to_contain_text("Row 1: A♣2♣3♣")
+    expect(admin.tid("enrol-sketch")).to_be_visible()
+    expect(admin.tid("enrol-save")).to_be_disabled()
+    assert admin.tid("enrol-file").get_attribute("capture") == "environment"
+    assert admin.tid("enrol-file").get_attribute("accept") == "image/*"
+    assert axe_problems(admin) == []
+    shot(admin, "decks-enrol-layout.png")
+
+    # the table's camera: the server has none after all, and says so
+    admin.tid("enrol-table-camera").click()
+    expect(admin.tid("enrol-error")).to_contain_text("camera none")
+    expect(admin.tid("enrol-step-1")).to_have_attribute("data-state", "todo")
+
+    # a card left out: the slip is named, and the photo is taken again
+    admin.tid("enrol-file").set_input_files(_photo("missing"))
+    expect(admin.tid("enrol-result")).to_have_attribute("data-ok", "false", timeout=30_000)
+    expect(admin.tid("enrol-slip-0")).to_have_text("Photo 1: Q♣ is missing (row 1, place 12).")
+    expect(admin.tid("enrol-step-1")).to_have_attribute("data-state", "slip")
+    expect(admin.tid("enrol-marked")).to_have_attribute("src", re.compile(r"^blob:"))
+    expect(admin.tid("enrol-why")).to_have_text("Photo 1 has a slip: take it again before saving.")
+    expect(admin.tid("enrol-save")).to_be_disabled()
+    expect(admin.tid("enrol-take")).to_have_text("Take photo 1 again")
+    assert axe_problems(admin) == []
+    admin.tid("enrol-result").scroll_into_view_if_needed()
+    shot(admin, "decks-enrol-slip.png")
+    admin.tid("enrol-file").set_input_files(_photo("1"))
+    expect(admin.tid("enrol-step-1")).to_have_attribute("data-state", "ok", timeout=30_000)
+    expect(photo).to_have_attribute("data-photo", "2")  # on to the next sheet
+    admin.tid("enrol-step-1").click()
+    expect(admin.tid("enrol-result")).to_contain_text("Photo 1 is right: 27 cards in their places.")
+    expect(admin.tid("enrol-result")).to_contain_text("1 joker left out")
+    admin.tid("enrol-step-2").click()
+    admin.tid("enrol-choose").scroll_into_view_if_needed()
+    admin.tid("enrol-pick").set_input_files(_photo("2"))
+    expect(admin.tid("enrol-step-2")).to_have_attribute("data-state", "ok", timeout=30_000)
+    expect(admin.tid("enrol-why")).to_have_count(0)
+    shot(admin, "decks-enrol-ready.png")
+
+    # save, then "Adapt now" shows the run's progress and time left
+    admin.tid("enrol-save").click()
+    expect(admin.tid("enrol-saved")).to_contain_text("Deck blue is saved")
+    expect(admin.tid("enrol-saved")).to_contain_text("53 cards from 2 photos")
+    assert [d["name"] for d in server.api("GET", "/api/decks")["decks"]] == ["blue", "home"]
+    assert axe_problems(admin) == []
+    shot(admin, "decks-enrol-saved.png")
+    admin.tid("enrol-adapt").click()
+    expect(admin.tid("deck-job")).to_have_attribute("data-state", "adapting")
+    expect(admin.tid("deck-job-left")).to_have_text("4:24 left")
+    expect(admin.tid("deck-blue")).to_contain_text("Examples: 106")
+    assert started == [("blue", {"minutes": 5})]
+    shot(admin, "decks-enrol-adapt.png")
+
+
+def test_the_admin_switches_learning_from_scans_off(server: Server, admin: Phone) -> None:
+    import cv2
+
+    from scorekeeper.decks.examples import Example, store
+
+    profile = open_deck(server.data_dir, "home")
+    image = cv2.imread(str(SAMPLE))
+    store(profile, image, [Example("QD", (10, 10, 40, 60), "g1"),
+                           Example("none", (90, 90, 120, 140), "g2")], "scan:1:abc")
+    admin.tid("menu-btn").click()
+    admin.tid("menu-decks").click()
+    switch = admin.tid("deck-learning-switch")
+    expect(switch).to_have_attribute("aria-checked", "true")
+    expect(admin.tid("deck-learned-total")).to_have_text("2 examples learned from play")
+    switch.click()
+    expect(switch).to_have_attribute("aria-checked", "false")
+    expect(admin.tid("deck-learning-text")).to_have_text(
+        "Learning from scans is off on this table.")
+    assert server.api("GET", "/api/decks")["learn_from_scans"] is False
+    saved = json.loads((server.data_dir / "learning.json").read_text())
+    assert saved == {"learn_from_scans": False}
+    box = switch.bounding_box()
+    assert box is not None and box["height"] >= 44
+    assert axe_problems(admin) == []
+    admin.tid("deck-learning").scroll_into_view_if_needed()
+    shot(admin, "decks-learning.png")
+    admin.tid("deck-forget-all").click()
+    admin.tid("ask-ok").click()
+    expect(admin.tid("deck-learned-total")).to_have_text("0 examples learned from play")
+    assert open_deck(server.data_dir, "home").examples() == []

@@ -87,9 +87,12 @@ def mark(frame: Any, reading: Any) -> bytes:
         colour = COLOURS.get(state, SLIP_COLOUR)
         x1, y1, x2, y2 = (round(v * scale) for v in box)
         cv2.rectangle(view, (x1, y1), (x2, y2), colour, line)
-        label = places[k].card if state in ("read", "absent") else f"{places[k].card}!"
-        cv2.putText(view, label, (x1, max(12, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.45 * line / 2, colour, max(1, line - 1), cv2.LINE_AA)
+        if state not in ("read", "absent"):  # a slip's place is named, big enough for a phone
+            cv2.putText(view, places[k].card, (x1, max(20, y1 - 2 * line)),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.5 * line, (255, 255, 255), 3 * line,
+                        cv2.LINE_AA)
+            cv2.putText(view, places[k].card, (x1, max(20, y1 - 2 * line)),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.5 * line, colour, line, cv2.LINE_AA)
     ok, jpeg = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         raise OSError("the marked photo cannot be encoded")

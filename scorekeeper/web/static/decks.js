@@ -1,7 +1,8 @@
 // The table's own decks: the choice on the new-game sheet, and the admin's decks sheet
-// (what each deck has learned, "Improve this deck" with its progress, and deleting the
-// examples learned from confirmed scans).
-import { api } from './api.js';
+// (what each deck has learned, enrolling one from photos (enrol.js), "Improve this deck"
+// with its progress, and learning from confirmed scans: its switch and deleting them).
+import { api, request } from './api.js';
+import { DECK_NAME, closeEnrol, openEnrol } from './enrol.js';
 import { language, t } from './i18n.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, openDialog } from './util.js';
@@ -45,7 +46,7 @@ function clock(seconds) {
 
 // ---- the decks sheet ----------------------------------------------------------------
 
-let dk = null; // the open sheet: {list, job, timer, els}
+let dk = null; // the open sheet: {list, job, timer, els, view: 'list' | 'enrol'}
 
 function modelLine(d) {
   if (!d.adapted) return t('decks.notAdapted');
@@ -76,6 +77,12 @@ function deckCard(d) {
         disabled: !!running || !!dk.list.adapt,
         onclick: () => improve(d.name),
       }, t('decks.improve', { n: ADAPT_MINUTES })),
+      h('button', {
+        type: 'button',
+        class: 'btn btn-secondary',
+        testid: `deck-enrol-${d.name}`,
+        onclick: () => enrol(d.name),
+      }, t((dk.list.enrolling || []).includes(d.name) ? 'decks.enrolGoOn' : 'decks.enrolMore')),
       d.learned ? h('button', {
         type: 'button',
         class: 'btn btn-danger-ghost',
@@ -111,18 +118,55 @@ function jobPanel() {
     }, t('decks.cancel')) : null);
 }
 
+/** The switch for learning from play, with what it has learned and "Delete all". */
+function learningPanel() {
+  const list = dk.list;
+  const on = !!list.learn_from_scans;
+  const learned = list.decks.reduce((sum, d) => sum + (d.learned || 0), 0);
+  return h('section', { class: 'deck-card', testid: 'deck-learning', 'aria-labelledby': 'deck-learning-title' },
+    h('div', { class: 'deck-head' },
+      h('strong', { id: 'deck-learning-title' }, t('decks.learnTitle')),
+      h('button', {
+        type: 'button',
+        class: `toggle${on ? ' on' : ''}`,
+        role: 'switch',
+        'aria-checked': on ? 'true' : 'false',
+        'aria-labelledby': 'deck-learning-title',
+        testid: 'deck-learning-switch',
+        onclick: () => setLearning(!on),
+      }, h('span', { class: 'toggle-box', 'aria-hidden': 'true' }, on ? '✓' : ''), t(on ? 'decks.on' : 'decks.off'))),
+    h('p', { class: 'muted small', testid: 'deck-learning-text' }, on
+      ? t('decks.learnOn', { n: num(list.learned_max) })
+      : t('decks.learnOff')),
+    h('div', { class: 'deck-head' },
+      h('span', { class: 'small', testid: 'deck-learned-total' }, t('decks.learnedTotal', { n: learned })),
+      learned ? h('button', {
+        type: 'button',
+        class: 'btn btn-danger-ghost',
+        testid: 'deck-forget-all',
+        onclick: () => forgetAll(learned),
+      }, t('decks.forgetAll')) : null));
+}
+
+function enrolling() {
+  const names = (dk.list.enrolling || []).filter((n) => !dk.list.decks.some((d) => d.name === n));
+  return names.map((name) => h('p', { class: 'deck-draft small', testid: `deck-draft-${name}` },
+    t('decks.draft', { name }), ' ',
+    h('button', { type: 'button', class: 'btn btn-small', testid: `deck-enrol-${name}`, onclick: () => enrol(name) }, t('decks.enrolGoOn'))));
+}
+
 function render() {
-  if (!dk) return;
+  if (dk?.view !== 'list') return;
   const list = dk.list;
   fill(dk.els.body,
     list.adapt ? h('p', { class: 'muted small', testid: 'decks-cannot-adapt' }, t('decks.cannotAdapt', { why: list.adapt })) : null,
     jobPanel(),
+    h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'decks-enrol', onclick: enrolNew }, t('decks.enrolNew')),
+    enrolling(),
     list.decks.length
       ? h('ul', { class: 'deck-list', testid: 'deck-list' }, list.decks.map(deckCard))
       : h('p', { class: 'muted', testid: 'decks-none' }, t('decks.none')),
-    h('p', { class: 'muted small' }, list.learn_from_scans
-      ? t('decks.learnOn', { n: num(list.learned_max) })
-      : t('decks.learnOff')));
+    learningPanel());
 }
 
 async function refresh() {
@@ -155,6 +199,77 @@ async function cancel() {
   refresh();
 }
 
+async function setLearning(on) {
+  try {
+    const r = await request('PUT', '/api/decks/learning', { on });
+    if (dk) dk.list = { ...dk.list, learn_from_scans: r.learn_from_scans };
+  } catch (e) {
+    toast(e.message, 'error');
+  }
+  refresh();
+}
+
+async function forgetAll(n) {
+  const ok = await ask({
+    title: t('decks.forgetAllTitle'),
+    text: t('decks.forgetAllText', { n: num(n) }),
+    okLabel: t('decks.forgetAll'),
+    danger: true,
+  });
+  if (!ok || !dk) return;
+  let deleted = 0;
+  try {
+    for (const d of dk.list.decks.filter((x) => x.learned)) deleted += (await api.deleteLearned(d.name)).deleted;
+    toast(t('decks.forgot', { n: num(deleted) }));
+  } catch (e) {
+    toast(e.message, 'error');
+  }
+  refresh();
+}
+
+// ---- enrolling (enrol.js draws it in the sheet's body) ------------------------------
+
+function showList() {
+  closeEnrol();
+  if (!dk) return;
+  dk.view = 'list';
+  render();
+  refresh();
+}
+
+async function enrol(name) {
+  if (!dk) return;
+  dk.view = 'enrol';
+  const camera = await api.camera().catch(() => null);
+  if (dk?.view !== 'enrol') return;
+  openEnrol(dk.els.body, name, {
+    minutes: ADAPT_MINUTES,
+    cannotAdapt: dk.list.adapt,
+    camera: !!camera && camera.state !== 'none',
+    onBack: (err) => {
+      if (err) toast(err.message, 'error');
+      showList();
+    },
+    onAdapt: async (deck) => {
+      showList();
+      await improve(deck);
+    },
+  });
+}
+
+async function enrolNew() {
+  const name = await ask({
+    title: t('decks.enrolTitle'),
+    text: t('decks.enrolText'),
+    okLabel: t('decks.enrolStart'),
+    input: '',
+    validate: (value) => {
+      if (!DECK_NAME.test(value)) throw new Error(t('decks.badName'));
+    },
+  });
+  if (name) enrol(name);
+}
+
 async function forget(d) {
   const ok = await ask({
     title: t('decks.forgetTitle', { name: d.name }),
@@ -185,11 +300,13 @@ export function openDecks() {
     dlg.dataset.wiredDecks = '1';
     dlg.addEventListener('close', () => {
       if (dk) clearTimeout(dk.timer);
+      closeEnrol();
       dk = null;
     });
   }
   if (dk) clearTimeout(dk.timer);
-  dk = { list: { decks: [] }, job: null, timer: null, els };
+  closeEnrol();
+  dk = { list: { decks: [] }, job: null, timer: null, els, view: 'list' };
   openDialog(dlg);
   refresh();
 }
