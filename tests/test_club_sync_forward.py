@@ -231,3 +231,16 @@ def test_health_never_shows_the_token_or_a_password(tmp_path: Path) -> None:
 
 def _mapped(club: TestClient) -> dict[int, int]:
     return club_game_ids(club_store(club), "table-1")
+
+
+def test_an_idle_table_says_it_is_there_now_and_then(
+        club: TestClient, table: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    fw, link = forwarder(club, table, monkeypatch)
+    assert fw.step() == fw.poll_s and link.posts == 1  # nothing due: an empty batch
+    assert fw.health()["connected"] is True
+    seen = club.get("/api/club/tables", headers=bearer("admin")).json()[0]["last_seen"]
+    assert seen is not None
+    assert fw.step() == fw.poll_s and link.posts == 1  # and not again before HEARTBEAT_S
+    monkeypatch.setattr(forwarder_module, "HEARTBEAT_S", 0.0)
+    link.up = False
+    assert fw.step() > fw.poll_s / 10 and fw.health()["connected"] is False

@@ -16,6 +16,7 @@ import json
 import logging
 import random
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -23,7 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from scorekeeper.club.outbox import Outbox
+from scorekeeper.club.outbox import Due, Outbox
 from scorekeeper.club.protocol import BATCH_EVENTS, SyncAnswer
 from scorekeeper.club.tables import now
 from scorekeeper.config import ConfigError
@@ -35,6 +36,7 @@ SYNC_PATH = "/api/club/sync"
 RETRY_MIN_S = 0.5
 RETRY_MAX_S = 30.0
 POLL_S = 1.0
+HEARTBEAT_S = 15.0
 TIMEOUT_S = 10.0
 
 
@@ -91,6 +93,7 @@ class Forwarder:
         self.batch_events = BATCH_EVENTS
         self._solo = False  # after a refusal that names no game: one game a batch
         self._failures = 0
+        self._contact = -HEARTBEAT_S  # when the club last answered (monotonic)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.connected = False
@@ -163,8 +166,10 @@ class Forwarder:
         """One batch; whether more may be due at once."""
         assert self.outbox is not None
         due = self.outbox.due()
-        if not due:
+        if not due and time.monotonic() - self._contact < HEARTBEAT_S:
             return False
+        # with nothing due, an empty batch now and then: health's `connected` stays true,
+        # and the club's `last seen` shows the table is there
         batch = self.outbox.batch(due[:1] if self._solo else due, self.batch_events)
         status, answer = post_json(self.url + SYNC_PATH, self._token, batch, self.timeout_s)
         if self._stop.is_set():
@@ -179,12 +184,15 @@ class Forwarder:
         if parsed is not None:
             self.outbox.record(parsed)
             self._solo = False
-        elif status in (400, 409, 413, 422):
+            more = _progress(due, parsed)
+        elif status in (400, 409, 413, 422) and due:
             self._refused_unexplained(due[0].game_id, status, answer)
+            more = True
         else:  # 5xx, or not a club server's answer: worth retrying, not blaming a game
             raise Unreachable(f"the club server answered {status}: {_detail(answer)}")
         self.connected, self.last_success, self.last_error = True, now(), None
-        return True
+        self._contact = time.monotonic()
+        return more
 
     def _refused_unexplained(self, game_id: int, status: int, answer: Any) -> None:
         """A 4xx that names no game: find the game by sending one at a time, then mark it,
@@ -195,6 +203,13 @@ class Forwarder:
             log.warning("club: game %s refused: %s", game_id, why)
             self.outbox.refuse(game_id, why)
         self._solo = not self._solo
+
+
+def _progress(due: list[Due], answer: SyncAnswer) -> bool:
+    """Whether the answer moved anything on (else wait for the poll, never spin)."""
+    before = {d.game_id: (d.sent, d.acked) for d in due}
+    return bool(answer.unknown or answer.problems or any(
+        before.get(a.table_game_id) != (True, a.seq) for a in answer.acked))
 
 
 def _answer(body: Any) -> SyncAnswer | None:
