@@ -31,6 +31,7 @@ PUBLIC = {
     ("GET", "/api/decks"),              # the table's decks, for the new-game sheet
     ("POST", "/api/games/{game_id}/knock-check"),  # a player's private check: rate-limited
     ("GET", "/openapi.json"),           # the API's shape: no secret in it
+    ("GET", "/api/club/players"),       # the club's names for a new game (club mode off: none)
 }
 PUBLIC_MOUNTS = {"/static"}
 

@@ -70,7 +70,7 @@ def forwarder(club: TestClient, table: GameStore, monkeypatch: pytest.MonkeyPatc
     r = club.post("/api/club/tables", json={"name": name}, headers=bearer("admin"))
     link = Link(club)
     monkeypatch.setattr(forwarder_module, "post_json", link)
-    fw = Forwarder(table.database, "http://club.local:8000", r.json()["token"],
+    fw = Forwarder(table, "http://club.local:8000", r.json()["token"],
                    retry_max_s=4.0)
     fw.open()
     return fw, link
@@ -139,7 +139,7 @@ def test_a_table_restarted_mid_forward_resumes(
     fw.batch_events = 8
     fw.step()
     fw.step()
-    again = Forwarder(table.database, fw.url, fw._token)  # the same table, started anew
+    again = Forwarder(table, fw.url, fw._token)  # the same table, started anew
     again.open()
     drain(again)
     assert assert_same_games(table, club_store(club), "table-1", games) == 3 * 13

@@ -2,8 +2,9 @@
 
 `add-table`, `rotate-token` and `tables` open the club's database themselves (`--db`, an
 SQLite file or a postgresql:// URL, else the configured one), so they run beside a club
-server on PostgreSQL; an SQLite file is held by its server, which says so. The league's
-actions (standings, players, seasons) are added by club/league_cli.py.
+server on PostgreSQL; an SQLite file is held by its server, which says so. `leave` runs on
+a table instead, its server stopped. The league's actions (standings, players, seasons)
+are added by club/league_cli.py.
 """
 
 from __future__ import annotations
@@ -98,6 +99,66 @@ def _runner(action: Action, what: str) -> Callable[[argparse.Namespace], int]:
     return run
 
 
+def _leave(args: argparse.Namespace) -> int:
+    """`club leave`, on a table: it forgets its club, so that it can join another (or none)
+    without sending the new club the games it played for the old one."""
+    from scorekeeper.cli import _settings
+    from scorekeeper.club.forwarder import shown_url
+    from scorekeeper.club.outbox import Outbox
+    from scorekeeper.club.roster import forget
+    from scorekeeper.store import GameStore
+
+    settings = _settings(args)
+    target = args.db if args.db is not None else settings.db_target
+    try:
+        store = GameStore(target, backups=None if args.db else settings.backups_path)
+    except (StoreError, OSError) as exc:
+        sys.stderr.write(f"scorekeeper club leave: {exc}\n(stop the table's server first: "
+                         f"sudo systemctl stop scorekeeper)\n")
+        return EXIT_BAD_INPUT
+    try:
+        outbox = Outbox(store)
+        events, games = outbox.pending()
+        if events and not args.force:
+            sys.stderr.write(
+                f"scorekeeper club leave: {events} event{_s(events)} of {games} "
+                f"game{_s(games)} {'has' if events == 1 else 'have'} not reached the club "
+                f"yet. Start the table while the club answers until /api/health shows "
+                f"club.pending_events 0, or run again with --force to keep them on this "
+                f"table only.\n")
+            return EXIT_BAD_INPUT
+        outbox.leave()
+        played = len(store.games())
+    finally:
+        store.close()
+    url = shown_url(settings.club_url) if settings.club_url else None
+    _left(url, played, events, forget(settings.data_dir), sys.stdout)
+    return 0
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _left(url: str | None, played: int, events: int, had_list: bool, out: TextIO) -> None:
+    out.write(f"This table has left its club. Its {played} game{_s(played)} "
+              f"{'stays' if played == 1 else 'stay'} here: "
+              f"they are not sent to that club nor to the next one; only games started "
+              f"after club mode starts again are.\n")
+    if events:
+        out.write(f"{events} event{_s(events)} the club had not received "
+                  f"{'stays' if events == 1 else 'stay'} here only.\n")
+    if had_list:
+        out.write("The club's player list kept here is deleted.\n")
+    if url:
+        out.write(f"The config still names the club {url}: in /etc/scorekeeper/config.toml, "
+                  f"set [club] url and the token_file's token to the new club's (or remove "
+                  f"[club] to play at home), then: sudo systemctl restart scorekeeper\n")
+    else:
+        out.write("To join a club: scorekeeper serve --club URL --club-token TOKEN, or "
+                  "[club] url and token_file in the config (docs/club.md).\n")
+
+
 def _serve(args: argparse.Namespace) -> int:
     """`club serve`: `serve --club-server`, with no camera unless one is named."""
     from scorekeeper.web.server import serve
@@ -148,6 +209,15 @@ def add_parser(sub: Actions) -> Actions:
     _common(rotate, _rotate, "rotate-token", url=True)
     _common(actions.add_parser("tables", help="the tables: last seen, games sent"), _list,
             "tables", url=False)
+
+    leave = actions.add_parser(
+        "leave", help="on a table: forget its club (to join another); its games stay here")
+    leave.add_argument("--db", default=None,
+                       help="the table's database (default: the configured one)")
+    leave.add_argument("--force", action="store_true",
+                       help="leave even though some events have not reached the club")
+    _add_config(leave)
+    leave.set_defaults(func=_leave)
 
     # the league's actions (standings, players, seasons), from club/league_cli.py
     if importlib.util.find_spec("scorekeeper.club.league_cli") is not None:

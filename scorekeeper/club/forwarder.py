@@ -29,7 +29,7 @@ from scorekeeper.club.protocol import BATCH_EVENTS, SyncAnswer
 from scorekeeper.club.tables import now
 from scorekeeper.config import ConfigError
 from scorekeeper.settings import Settings
-from scorekeeper.store.database import Database
+from scorekeeper.store import GameStore
 
 log = logging.getLogger("scorekeeper.club")
 SYNC_PATH = "/api/club/sync"
@@ -61,9 +61,19 @@ def backoff(failures: int, low: float = RETRY_MIN_S, high: float = RETRY_MAX_S) 
 def post_json(url: str, token: str, body: dict[str, Any], timeout: float
               ) -> tuple[int, Any]:
     """(status, parsed answer) of a POST; Unreachable when no HTTP answer came."""
-    request = urllib.request.Request(
+    return _call(urllib.request.Request(
         url, data=json.dumps(body).encode(), method="POST",
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"}),
+        timeout)
+
+
+def get_json(url: str, token: str, timeout: float) -> tuple[int, Any]:
+    """(status, parsed answer) of a GET with the table's token; Unreachable as above."""
+    return _call(urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"}),
+                 timeout)
+
+
+def _call(request: urllib.request.Request, timeout: float) -> tuple[int, Any]:
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             status, raw = int(answer.status), answer.read()
@@ -81,9 +91,10 @@ def post_json(url: str, token: str, body: dict[str, Any], timeout: float
 class Forwarder:
     """Sends a table's games to the club; `start` and `stop` from the app's lifespan."""
 
-    def __init__(self, db: Database, url: str, token: str, *, retry_max_s: float = RETRY_MAX_S,
-                 timeout_s: float = TIMEOUT_S, poll_s: float = POLL_S) -> None:
-        self.db = db
+    def __init__(self, store: GameStore, url: str, token: str, *,
+                 retry_max_s: float = RETRY_MAX_S, timeout_s: float = TIMEOUT_S,
+                 poll_s: float = POLL_S) -> None:
+        self.store = store
         self.url = url.rstrip("/")
         self._token = token
         self.retry_max_s = retry_max_s
@@ -103,7 +114,7 @@ class Forwarder:
     def open(self) -> None:
         """Migrate the outbox (before any phone can start a game: the games already there
         stay home) and give the games the club refused before one more try."""
-        self.outbox = Outbox(self.db)
+        self.outbox = Outbox(self.store)
         self.outbox.retry_refused()
 
     def start(self) -> None:
@@ -227,10 +238,8 @@ def _detail(body: Any) -> str:
     return str(detail)[:200] if detail else "no detail"
 
 
-def forwarder_for(settings: Settings, db: Database) -> Forwarder | None:
-    """The forwarder of a table in club mode (`club_url` set), else None."""
-    if not settings.club_url:
-        return None
+def club_token(settings: Settings) -> str:
+    """The table's club token (settings name it one way or another); ConfigError if none."""
     try:
         token = settings.club_token_value()
     except OSError as exc:
@@ -239,5 +248,12 @@ def forwarder_for(settings: Settings, db: Database) -> Forwarder | None:
     if not token:
         raise ConfigError("club mode needs the table's token: --club-token, "
                           "SCOREKEEPER_CLUB_TOKEN or a club_token_file that holds it")
-    return Forwarder(db, settings.club_url, token, retry_max_s=settings.club_retry_max_s,
-                     timeout_s=settings.club_timeout_s)
+    return token
+
+
+def forwarder_for(settings: Settings, store: GameStore) -> Forwarder | None:
+    """The forwarder of a table in club mode (`club_url` set), else None."""
+    if not settings.club_url:
+        return None
+    return Forwarder(store, settings.club_url, club_token(settings),
+                     retry_max_s=settings.club_retry_max_s, timeout_s=settings.club_timeout_s)

@@ -5,20 +5,20 @@ made, and `club_outbox` keeps, per game, whether the club knows it and the highe
 acknowledged. An acknowledgement is recorded after the club answered, so a crash in
 between only sends the same events again, which the club recognises by their seq.
 
-The games' set-up and events are read from the store's own `games` and `events` tables:
-the store's API has no call for a game's set-up as created (players before any rename).
+A game's set-up and events come from the store's API (`setup`, `events`). Only which
+games are due is asked of the database in SQL: a join of the store's game ids and seqs with
+`club_outbox`, once a second, which through the API would read every game's summary.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.club.protocol import SyncAnswer
 from scorekeeper.club.schema import migrate_outbox
-from scorekeeper.rules.names import safe_json
-from scorekeeper.store.database import Database, Tx
+from scorekeeper.store import GameNotFound, GameStore
+from scorekeeper.store.database import Tx
 
 # A game is due when the club lacks its set-up or some of its events, unless it was played
 # before club mode (game_sent -1) or the club refused it (problem).
@@ -35,6 +35,7 @@ FROM games g LEFT JOIN club_outbox o ON o.game_id = g.id
 WHERE (o.game_id IS NULL OR o.game_sent >= 0)
   AND (g.seq > COALESCE(o.acked_seq, 0) OR COALESCE(o.game_sent, 0) = 0)
 """
+_HOME = "INSERT INTO club_outbox (game_id, game_sent, acked_seq) SELECT id, -1, seq FROM games"
 _UPSERT = """
 INSERT INTO club_outbox (game_id, game_sent, acked_seq) VALUES (?, ?, ?)
 ON CONFLICT (game_id) DO UPDATE SET game_sent = excluded.game_sent,
@@ -53,11 +54,12 @@ class Due:
 
 
 class Outbox:
-    """The outbox on the table's database (its schema migrated on open)."""
+    """The outbox on the table's store (its schema migrated on open)."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        migrate_outbox(db)
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.db = store.database
+        migrate_outbox(self.db)
 
     def due(self) -> list[Due]:
         """Games with something to send, oldest first."""
@@ -84,24 +86,34 @@ class Outbox:
         with self.db.transaction() as tx:
             tx.execute("UPDATE club_outbox SET problem = NULL WHERE problem IS NOT NULL")
 
+    def leave(self) -> tuple[int, int]:
+        """Forget the club (`scorekeeper club leave`): every game now on the table becomes
+        one played before club mode, never sent to this club or the next, as when club mode
+        first starts. Returns the (events, games) the club had not received."""
+        with self.db.transaction() as tx:
+            row = tx.fetchone(_PENDING)
+            tx.execute("DELETE FROM club_outbox")
+            tx.execute(_HOME)
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
     def batch(self, due: list[Due], max_events: int) -> dict[str, Any]:
         """The next batch: set-ups the club lacks, then events from each game's next seq,
         oldest game first, at most `max_events` events (a game's whole set-up always)."""
         games: list[dict[str, Any]] = []
         events: list[dict[str, Any]] = []
-        with self.db.read() as tx:
-            for item in due:
+        for item in due:
+            room = max_events - len(events)
+            try:
                 if not item.sent:
-                    games.append(_setup(tx.fetchone(
-                        "SELECT id, variant, players, settings, deck, created_at FROM games"
-                        " WHERE id = ?", (item.game_id,))))
-                room = max_events - len(events)
+                    games.append(_setup(self.store.setup(item.game_id)))
                 if room <= 0:
                     break
-                rows = tx.fetchall("SELECT seq, body FROM events WHERE game_id = ? AND seq > ?"
-                                   " ORDER BY seq LIMIT ?", (item.game_id, item.acked, room))
-                events += [{"table_game_id": item.game_id, "seq": int(seq),
-                            "body": safe_json(json.loads(body))} for seq, body in rows]
+                bodies = self.store.events(item.game_id)[item.acked:item.acked + room]
+            except (GameNotFound, RuntimeError) as exc:  # gone, or no longer replays here
+                self.refuse(item.game_id, f"this table cannot read the game: {exc}")
+                continue
+            events += [{"table_game_id": item.game_id, "seq": item.acked + n, "body": body}
+                       for n, body in enumerate(bodies, start=1)]
         return {"games": games, "events": events}
 
     def record(self, answer: SyncAnswer) -> None:
@@ -129,11 +141,8 @@ class Outbox:
                    (game_id, why, why))
 
 
-def _setup(row: tuple[Any, ...] | None) -> dict[str, Any]:
-    if row is None:
-        raise LookupError("a game due for the club has vanished from the store")
-    game_id, variant, players, settings, deck, created_at = row
-    return {"table_game_id": int(game_id), "variant": str(variant),
-            "players": safe_json(json.loads(players)),
-            "settings": json.loads(settings) or None, "deck": deck,
-            "created_at": str(created_at)}
+def _setup(game: dict[str, Any]) -> dict[str, Any]:
+    """A game's set-up as the sync protocol names it (GameIn)."""
+    return {"table_game_id": game["id"], "variant": game["variant"], "players": game["players"],
+            "settings": game["settings"], "deck": game["deck"],
+            "created_at": game["created_at"]}

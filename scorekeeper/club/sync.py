@@ -9,7 +9,6 @@ committed before the answer, by the store itself.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from typing import Any
@@ -60,6 +59,14 @@ class ClubSync:
                                f" AND table_game_id IN ({marks})", (table_id, *sorted(ids)))
         return {int(t): int(g) for t, g in rows}
 
+    def owner(self, game_id: int) -> tuple[str, int] | None:
+        """(table name, the table's game id) of a club game a table forwarded, else None."""
+        with self.db.read() as tx:
+            row = tx.fetchone("SELECT t.name, g.table_game_id FROM club_games g"
+                              " JOIN club_tables t ON t.id = g.table_id WHERE g.game_id = ?",
+                              (game_id,))
+        return None if row is None else (str(row[0]), int(row[1]))
+
     def create(self, table: ClubTable, game: GameIn) -> int:
         """The club's copy of a table's game, created and mapped.
 
@@ -71,7 +78,7 @@ class ClubSync:
         with self.db.transaction() as tx:
             row = tx.fetchone("SELECT after_game_id FROM club_creating"
                               " WHERE table_id = ? AND table_game_id = ?", key)
-            if row is None:
+            if row is None:  # the newest game's id, in the transaction that notes it
                 top = tx.fetchone("SELECT COALESCE(MAX(id), 0) FROM games")
                 after = int(top[0]) if top else 0
                 tx.execute("INSERT INTO club_creating (table_id, table_game_id, after_game_id)"
@@ -95,15 +102,18 @@ class ClubSync:
             tx.execute(_FORGET, key)
 
     def _orphan(self, game: GameIn, after: int) -> int | None:
-        """An unmapped, untouched club game with this set-up made since the intent."""
+        """An unmapped, untouched club game with this set-up made since the intent (a rare
+        read, after a crash: every game's summary, then the candidates' set-ups)."""
         with self.db.read() as tx:
-            rows = tx.fetchall("SELECT id, players FROM games WHERE id > ? AND variant = ?"
-                               " AND seq = 0 AND id NOT IN (SELECT game_id FROM club_games)"
-                               " ORDER BY id", (after, game.variant))
-        for game_id, players in rows:
-            if json.loads(players) == game.players:
+            rows = tx.fetchall("SELECT game_id FROM club_games WHERE game_id > ?", (after,))
+        mapped = {int(gid) for (gid,) in rows}
+        candidates = sorted(int(g["id"]) for g in self.store.games()
+                            if int(g["id"]) > after and g["variant"] == game.variant
+                            and int(g["seq"]) == 0 and int(g["id"]) not in mapped)
+        for game_id in candidates:
+            if self.store.setup(game_id)["players"] == game.players:
                 log.info("adopting club game %s, created before a crash", game_id)
-                return int(game_id)
+                return game_id
         return None
 
 

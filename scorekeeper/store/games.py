@@ -317,6 +317,24 @@ class GameStore:
         """A private copy of the game as it stands (for reading, never for writing)."""
         return self._entry(game_id).game.copy()
 
+    def setup(self, game_id: int) -> dict[str, Any]:
+        """The game as it was created, before any event: id, variant, players (their names
+        then, whatever renames followed), settings (None: the variant's defaults), deck and
+        created_at. What a copy elsewhere (the club) starts from before replaying the events.
+        """
+        if not 0 < game_id <= MAX_ID:
+            raise GameNotFound(f"no game with id {game_id}")
+        with self.database.read() as tx:
+            row = tx.fetchone("SELECT variant, players, settings, deck, created_at FROM games"
+                              " WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(f"no game with id {game_id}")
+        variant, players, settings, deck, created = row
+        return {"id": game_id, "variant": str(variant),
+                "players": safe_json(json.loads(players)),
+                "settings": json.loads(settings) or None, "deck": deck,
+                "created_at": str(created)}
+
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """The stored events of a game, oldest first (what a replay applies)."""
         self._entry(game_id)

@@ -17,7 +17,17 @@ from scorekeeper.club.forwarder import forwarder_for
 from scorekeeper.config import camera_options
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web import api, club_league, club_sync, decks, errors, knockcheck, pages, scan
+from scorekeeper.web import (
+    api,
+    club_league,
+    club_roster,
+    club_sync,
+    decks,
+    errors,
+    knockcheck,
+    pages,
+    scan,
+)
 from scorekeeper.web.adapting import Adapter
 from scorekeeper.web.auth import (
     ADMIN_SCHEME,
@@ -94,7 +104,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     camera = CameraSupervisor(lambda: camera_from_spec(settings.camera, camera_options(settings)))
     adapter = Adapter(settings.data_dir, settings.model_dir)
     try:
-        forwarder = forwarder_for(settings, store.database)  # club mode: games to the club
+        forwarder = forwarder_for(settings, store)  # club mode: games to the club
     except BaseException:
         store.close()
         raise
@@ -134,5 +144,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     if settings.club_server:
         club_sync.register(app, store)
         club_league.register(app, store)
+    else:
+        club_roster.register(app, settings)  # a table's copy of its club's players
     _serve_openapi(app)
     return app
