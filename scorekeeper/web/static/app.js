@@ -7,6 +7,7 @@ import { hasDraft, openEntry } from './entry.js';
 import { openMayKnock } from './mayknock.js';
 import { icon, openCamera } from './scan.js';
 import { checkNumber, playerWords } from './messages.js';
+import { clubName, loadRoster, markRow, renderRoster, target } from './roster.js';
 import { LANGUAGES, pickLanguage, savedLanguage, saveLanguage, setLanguage, t, translateStatic } from './i18n.js';
 import { THEMES, savedTheme, setTheme } from './theme.js';
 import { ask, toast } from './ui.js';
@@ -638,8 +639,16 @@ function playerRow(ng, name, i) {
       maxlength: 40,
       testid: `player-input-${i}`,
       'aria-label': t('newgame.playerName', { n: i + 1 }),
-      oninput: () => syncNames(ng),
+      oninput: () => {
+        syncNames(ng);
+        refreshRoster(ng);
+      },
+      onfocus: () => {
+        ng.active = i;
+        refreshRoster(ng);
+      },
     }),
+    h('span', { class: 'who', dataset: { who: String(i) }, testid: `player-who-${i}`, hidden: true }),
     h('button', {
       type: 'button',
       class: 'icon-btn icon-btn-sm',
@@ -655,6 +664,7 @@ function playerRow(ng, name, i) {
 }
 
 function renderPlayerRows(ng, focusLast = false) {
+  ng.active = null; // the rows are new: the one typed in is known again when focused
   const v = VARIANTS[ng.variant];
   const max = v?.maxPlayers || 8;
   const rows = ng.names.map((name, i) => playerRow(ng, name, i));
@@ -668,10 +678,27 @@ function renderPlayerRows(ng, focusLast = false) {
       ng.names.push('');
       renderPlayerRows(ng, true);
     },
-  }, t('newgame.addPlayer')));
+  }, t(ng.roster ? 'newgame.addGuest' : 'newgame.addPlayer')));
   rows.push(h('p', { class: 'muted small' }, t('newgame.range', { variant: v?.label, min: v?.minPlayers, max })));
-  fill(ng.els.players, ...rows);
+  fill(ng.els.players, ...rows.slice(0, -2), ng.els.roster, ...rows.slice(-2));
+  refreshRoster(ng);
   if (focusLast) ng.els.players.querySelectorAll('input')[ng.names.length - 1]?.focus();
+}
+
+/** In club mode: each row marked a club player or a guest, and the club's names to tap
+ *  (those matching the name being typed, else those not seated yet). */
+function refreshRoster(ng) {
+  for (const tag of ng.els.players.querySelectorAll('[data-who]')) {
+    markRow(tag, ng.roster, ng.names[Number(tag.dataset.who)]);
+  }
+  const max = VARIANTS[ng.variant]?.maxPlayers || 8;
+  renderRoster(ng.els.roster, ng.roster, ng.names, ng.active, max, (name, mode) => {
+    syncNames(ng);
+    const at = target(mode, ng.names, ng.active, max);
+    if (at < 0) return;
+    ng.names[at] = name;
+    renderPlayerRows(ng);
+  });
 }
 
 function renderNewGameRules(ng) {
@@ -698,7 +725,8 @@ function showNewGameError(ng, msg) {
 
 async function createGame(ng) {
   syncNames(ng);
-  const players = ng.names.map((n) => n.trim()).filter(Boolean);
+  // a club player's name as the club spells it ("ana" typed is the club's "Ana")
+  const players = ng.names.map((n) => clubName(ng.roster, n) || n.trim()).filter(Boolean);
   const problem = namesProblem(players);
   showNewGameError(ng, problem || '');
   if (problem) return;
@@ -732,10 +760,13 @@ function openNewGame() {
     prev,
     settingsUi: null,
     deck: null,
+    roster: null, // the club's players, at a table in club mode
+    active: null, // the row last typed in
     dialog: $('#newgame'),
     els: {
       variants: h('div', { class: 'variant-grid', role: 'radiogroup', 'aria-label': t('newgame.variant') }),
       players: h('div', { class: 'player-rows' }),
+      roster: h('section', { class: 'roster', testid: 'newgame-roster', hidden: true }),
       settings: h('div', {}),
       deck: h('div', { testid: 'newgame-deck-section' }),
       error: h('p', { class: 'error error-box', testid: 'newgame-error', role: 'alert', hidden: true }),
@@ -745,6 +776,17 @@ function openNewGame() {
   usableDecks().then((list) => {
     ng.deck = deckChoice(list, prev ? prev.deck ?? null : undefined);
     if (ng.deck) fill(ng.els.deck, h('h3', { class: 'section-label' }, t('newgame.deck')), ng.deck.el);
+  });
+  loadRoster().then((roster) => {
+    if (!roster || !ng.dialog.open) return;
+    ng.roster = roster;
+    syncNames(ng);
+    const inputs = () => [...ng.els.players.querySelectorAll('input')];
+    const typing = inputs().indexOf(document.activeElement);
+    renderPlayerRows(ng); // with the rows' marks and "Add a guest"; a name being typed keeps its caret
+    const again = inputs()[typing];
+    again?.focus();
+    again?.setSelectionRange(again.value.length, again.value.length);
   });
   ng.els.create = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: () => createGame(ng) }, t('newgame.start'));
   fill($('#newgame-form'),
