@@ -2,13 +2,17 @@
 # Install or upgrade scorekeeper on Raspberry Pi OS (64-bit, Bookworm or Trixie).
 #
 #   sudo deploy/install.sh [--hostname NAME] [--port N] [--with-training]
-#                          [--prefix DIR] [--no-apt] [--no-systemd]
+#                          [--prefix DIR] [--no-apt] [--no-systemd] [--club-server]
 #
 # Lays out: code (the files git tracks), venv and model in PREFIX (/opt/scorekeeper), the
 # config in /etc/scorekeeper/config.toml (written only if absent, so your edits survive),
 # the data in /var/lib/scorekeeper (never touched but for ownership), the systemd unit, an
 # Avahi service file and /usr/local/bin/scorekeeper. Run it again to upgrade: the data and
 # config are kept.
+# --club-server: this machine is the club's server (docs/club.md), not a table: PostgreSQL
+# from apt with its scorekeeper user and database, /etc/scorekeeper/club.toml and club.env
+# (kept if present), the unit scorekeeper-club.service enabled and started instead of the
+# table's scorekeeper.service, its data in /var/lib/scorekeeper-club.
 #
 # For tests: SCOREKEEPER_ROOT=/some/dir installs under that folder instead of / and then
 # never runs apt, systemctl, useradd or chown. SCOREKEEPER_SRC names the source tree
@@ -23,6 +27,7 @@ NEW_HOSTNAME=""
 APT=1
 SYSTEMD=1
 TRAINING=0
+CLUB_SERVER=0
 ROOT=${SCOREKEEPER_ROOT:-}
 ROOT=${ROOT%/}
 PYTHON=${SCOREKEEPER_PYTHON:-python3}
@@ -38,7 +43,7 @@ say() { printf 'scorekeeper: %s\n' "$*"; }
 die() { printf 'scorekeeper: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit "${1:-0}"
 }
 
@@ -50,6 +55,7 @@ while [[ $# -gt 0 ]]; do
     --with-training) TRAINING=1; shift ;;
     --no-apt) APT=0; shift ;;
     --no-systemd) SYSTEMD=0; shift ;;
+    --club-server) CLUB_SERVER=1; shift ;;
     -h|--help) usage 0 ;;
     *) printf 'unknown option: %s\n\n' "$1" >&2; usage 2 ;;
   esac
@@ -77,6 +83,9 @@ DATA=/var/lib/scorekeeper
 VAR=$ROOT$DATA
 VENV=$OPT/venv
 CONFIG=$ETC/config.toml
+CLUB_CONFIG=$ETC/club.toml
+CLUB_ENV=$ETC/club.env
+CLUB_DATA=/var/lib/scorekeeper-club
 if [[ -n ${SCOREKEEPER_PIP:-} ]]; then
   read -r -a PIP <<< "$SCOREKEEPER_PIP"
 else
@@ -88,6 +97,7 @@ install_apt() {
   say "installing system packages with apt"
   apt-get update -qq
   local packages=("${APT_PACKAGES[@]}")
+  if [[ $CLUB_SERVER -eq 1 ]]; then packages+=(postgresql); fi
   if apt-cache show python3-picamera2 >/dev/null 2>&1; then
     packages+=(python3-picamera2)
   else
@@ -279,7 +289,8 @@ write_config() {
 
 configured_port() {
   local port
-  port=$(sed -nE 's/^[[:space:]]*port[[:space:]]*=[[:space:]]*([0-9]+).*/\1/p' "$CONFIG" | head -n1)
+  port=$(sed -nE 's/^[[:space:]]*port[[:space:]]*=[[:space:]]*([0-9]+).*/\1/p' "${1:-$CONFIG}" \
+    | head -n1)
   printf '%s\n' "${port:-8000}"
 }
 
@@ -341,6 +352,89 @@ start_service() {
   fi
 }
 
+# --- The club server (--club-server, docs/club.md) ---
+
+# Its settings, if absent: every interface, the port, its own data folder, the server on.
+write_club_config() {
+  if [[ -e $CLUB_CONFIG ]]; then
+    say "keeping your club config $CLUB_CONFIG"
+    return
+  fi
+  say "writing $CLUB_CONFIG"
+  {
+    printf '# The club server (docs/club.md). Written by deploy/install.sh --club-server on %s;\n' \
+      "$(date -u +%F)"
+    printf '# it keeps your edits when run again. Its database: SCOREKEEPER_DB in club.env.\n'
+    printf 'host = "0.0.0.0"\nport = %s\ndata_dir = "%s"\n\n[club]\nserver = true\n' \
+      "${PORT:-8000}" "$CLUB_DATA"
+  } > "$CLUB_CONFIG.new"
+  chmod 0644 "$CLUB_CONFIG.new"
+  mv "$CLUB_CONFIG.new" "$CLUB_CONFIG"
+}
+
+# The database URL, which may carry a password: root's alone (systemd reads it before the
+# service drops to its user). Written if absent, for PostgreSQL on this machine.
+write_club_env() {
+  if [[ -e $CLUB_ENV ]]; then
+    say "keeping $CLUB_ENV (the club's database)"
+    chmod 0600 "$CLUB_ENV"
+    return
+  fi
+  say "writing $CLUB_ENV (PostgreSQL on this machine; another's URL goes here)"
+  (umask 077 && printf '%s\n' \
+    '# The club server'"'"'s database (docs/club.md, docs/postgresql.md); root'"'"'s only.' \
+    'SCOREKEEPER_DB=postgresql:///scorekeeper' > "$CLUB_ENV")
+}
+
+# PostgreSQL's `scorekeeper` user and database, made when PostgreSQL runs here; the server
+# makes its tables itself on first start.
+make_club_database() {
+  if ! command -v psql >/dev/null || ! getent passwd postgres >/dev/null; then
+    say "PostgreSQL is not on this machine: put its URL in $CLUB_ENV (docs/postgresql.md)"
+    return 0
+  fi
+  local pg=(runuser -u postgres --)
+  if [[ -z $("${pg[@]}" psql -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$USER_NAME'" \
+      2>/dev/null) ]]; then
+    say "creating PostgreSQL's user $USER_NAME"
+    "${pg[@]}" createuser "$USER_NAME" || say "warning: createuser failed (is PostgreSQL up?)"
+  fi
+  if [[ -z $("${pg[@]}" psql -tAc "SELECT 1 FROM pg_database WHERE datname = 'scorekeeper'" \
+      2>/dev/null) ]]; then
+    say "creating PostgreSQL's database scorekeeper"
+    "${pg[@]}" createdb --owner="$USER_NAME" scorekeeper \
+      || say "warning: createdb failed (is PostgreSQL up?)"
+  fi
+}
+
+install_club() {
+  mkdir -p "$ROOT$CLUB_DATA"
+  chmod 0750 "$ROOT$CLUB_DATA"
+  if [[ $FAKE -eq 0 ]]; then chown "$USER_NAME:$USER_NAME" "$ROOT$CLUB_DATA"; fi
+  write_club_config
+  write_club_env
+  if "$VENV/bin/python" -c 'import scorekeeper.config' 2>/dev/null; then
+    "$VENV/bin/python" -m scorekeeper.config "$CLUB_CONFIG" >/dev/null \
+      || die "fix $CLUB_CONFIG (the message above names the key), then run this again"
+  fi
+  sed "s|/opt/scorekeeper|$PREFIX|g" "$OPT/src/deploy/scorekeeper-club.service" \
+    > "$ROOT/etc/systemd/system/scorekeeper-club.service"
+  chmod 0644 "$ROOT/etc/systemd/system/scorekeeper-club.service"
+  if [[ $FAKE -eq 0 ]]; then make_club_database; fi
+}
+
+# The club's machine runs the club server, not a table (both would want the port).
+start_club_service() {
+  if systemctl is-enabled --quiet scorekeeper.service 2>/dev/null; then
+    say "disabling the table's scorekeeper.service: this machine is the club server"
+    systemctl disable --now --quiet scorekeeper.service || true
+  fi
+  say "enabling and (re)starting scorekeeper-club.service"
+  systemctl daemon-reload
+  systemctl enable --quiet scorekeeper-club.service
+  systemctl restart scorekeeper-club.service
+}
+
 main() {
   if [[ $APT -eq 1 ]]; then install_apt; fi
   if [[ $FAKE -eq 0 ]]; then make_user; fi
@@ -359,8 +453,20 @@ main() {
   install_units
   link_command
   set_hostname
-  if [[ $SYSTEMD -eq 1 ]]; then start_service; fi
   local host=${NEW_HOSTNAME:-$(cat "$ROOT/etc/hostname" 2>/dev/null || hostname)}
+  if [[ $CLUB_SERVER -eq 1 ]]; then
+    install_club
+    if [[ $SYSTEMD -eq 1 ]]; then start_club_service; fi
+    local port
+    port=$(configured_port "$CLUB_CONFIG")
+    say "done: the club server. Its big screen: http://$host.local:$port/club"
+    say "Add each table (it prints the table's token and what to do with it), with the"
+    say "database URL of $CLUB_ENV:"
+    say "  sudo -u $USER_NAME scorekeeper club add-table table-1 \\"
+    say "    --db postgresql:///scorekeeper --url http://$host.local:$port"
+    return
+  fi
+  if [[ $SYSTEMD -eq 1 ]]; then start_service; fi
   say "done. Open http://$host.local:$(configured_port)/ on a phone on this network."
   say "The admin link and its QR code (kept out of the journal): sudo scorekeeper admin-link"
 }
