@@ -14,11 +14,9 @@ from fastapi import FastAPI, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
-from scorekeeper.web.deps import HubDep, SettingsDep, StoreDep
+from scorekeeper.web.deps import SettingsDep, StoreDep, WriterDep
 from scorekeeper.web.events import EventStream, game_events
-from scorekeeper.web.hub import Hub
 from scorekeeper.web.models import (
     EVENT_STREAM,
     GameSummary,
@@ -32,14 +30,6 @@ from scorekeeper.web.models import (
     refusals,
 )
 from scorekeeper.web.variants import Variants, variants
-
-
-async def _write(store: GameStore, hub: Hub, game_id: int, event: dict[str, Any]
-                 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Commit in a worker thread (fsync must not stall the SSE loop), then broadcast."""
-    view, result = await run_in_threadpool(store.append, game_id, event)
-    hub.publish(view)
-    return view, result
 
 
 def _players(body: HandIn) -> list[dict[str, Any]]:
@@ -81,33 +71,31 @@ async def create_game(body: NewGame, store: StoreDep, settings: SettingsDep) -> 
     return JSONResponse(view, status_code=201)
 
 
-async def add_hand(game_id: int, body: HandIn, store: StoreDep, hub: HubDep) -> Response:
+async def add_hand(game_id: int, body: HandIn, writer: WriterDep) -> Response:
     event = {"type": "hand", "players": _players(body)}
-    view, result = await _write(store, hub, game_id, event)
+    view, result = await writer.write(game_id, event)
     return JSONResponse(_hand_result(view, result, len(view["hands"])), status_code=201)
 
 
-async def correct_hand(game_id: int, n: int, body: HandIn, store: StoreDep,
-                       hub: HubDep) -> Response:
+async def correct_hand(game_id: int, n: int, body: HandIn, writer: WriterDep) -> Response:
     event = {"type": "correct", "n": n, "players": _players(body)}
-    view, result = await _write(store, hub, game_id, event)
+    view, result = await writer.write(game_id, event)
     return JSONResponse(_hand_result(view, result, n))
 
 
-async def undo_hand(game_id: int, store: StoreDep, hub: HubDep) -> Response:
-    view, _ = await _write(store, hub, game_id, {"type": "undo"})
+async def undo_hand(game_id: int, writer: WriterDep) -> Response:
+    view, _ = await writer.write(game_id, {"type": "undo"})
     return JSONResponse(view)
 
 
-async def change_settings(game_id: int, body: SettingsIn, store: StoreDep,
-                          hub: HubDep) -> Response:
-    view, _ = await _write(store, hub, game_id, {"type": "settings", "settings": body.settings})
+async def change_settings(game_id: int, body: SettingsIn, writer: WriterDep) -> Response:
+    view, _ = await writer.write(game_id, {"type": "settings", "settings": body.settings})
     return JSONResponse(view)
 
 
-async def rename_player(game_id: int, body: RenameIn, store: StoreDep, hub: HubDep) -> Response:
+async def rename_player(game_id: int, body: RenameIn, writer: WriterDep) -> Response:
     event = {"type": "rename", "old": body.old, "new": body.new}
-    view, _ = await _write(store, hub, game_id, event)
+    view, _ = await writer.write(game_id, event)
     return JSONResponse(view)
 
 

@@ -2,7 +2,7 @@
 
 `POST /api/club/sync` takes a table token and nothing else does (auth.py `table_token`);
 the table management routes take the club's admin token, as every unmarked route does.
-The game API's writes to a game a table forwarded are refused (`club_store`). The work is
+The game API's writes to a game a table forwarded are refused (`owner_refusal`). The work is
 in scorekeeper/club; these only carry it over HTTP.
 """
 
@@ -13,7 +13,6 @@ from typing import Annotated, Any, cast
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 
 from scorekeeper.club.forwarder import Forwarder
@@ -22,9 +21,10 @@ from scorekeeper.club.sync import ClubSync
 from scorekeeper.club.tables import ClubTable, TableError, Tables, TableTaken, UnknownTable
 from scorekeeper.store import GameStore
 from scorekeeper.web.auth import table_token
-from scorekeeper.web.deps import HubDep, get_store
+from scorekeeper.web.deps import HubDep
 from scorekeeper.web.errors import ApiError
 from scorekeeper.web.models import refusals
+from scorekeeper.web.writes import GameOwner
 
 SYNC_PATH = "/api/club/sync"
 BODY_LIMITS = {SYNC_PATH: MAX_BATCH_BYTES}
@@ -59,31 +59,19 @@ async def get_forwarder(request: Request) -> Forwarder | None:
     return cast("Forwarder | None", getattr(request.app.state, "forwarder", None))
 
 
-# The game API's writes. On a club server, one to a game a table forwarded is refused: the
-# table holds that game's log and keeps sending it, so an event written here would meet the
-# table's own under the same seq (a conflict that stops the game's sync).
-GAME_WRITES = {("POST", "/api/games/{game_id}/hands"), ("PUT", "/api/games/{game_id}/hands/{n}"),
-               ("DELETE", "/api/games/{game_id}/hands/last"),
-               ("PUT", "/api/games/{game_id}/settings"), ("POST", "/api/games/{game_id}/rename")}
+def owner_refusal(club: ClubSync) -> GameOwner:
+    """The club's `app.state.game_owner` (web/writes.py): a write through the game API to a
+    game a table forwarded is refused in words naming the table, since the table holds that
+    game's log and keeps sending it."""
 
+    def refusal(game_id: int) -> str | None:
+        owner = club.owner(game_id)
+        if owner is None:
+            return None
+        return f"game {game_id} is {owner[0]}'s (its game {owner[1]} there); " \
+               f"score it at that table"
 
-async def club_store(request: Request) -> GameStore:
-    """`deps.get_store` on a club server: the same store, but a write through the game API to
-    a table's game is a 409 naming the table (after the admin guard, before the body is
-    judged). Installed as an override, so the game routes stay as a table has them."""
-    store = await get_store(request)
-    route = request.scope.get("route")
-    if not isinstance(route, APIRoute) or (request.method, route.path) not in GAME_WRITES:
-        return store
-    try:
-        game_id = int(request.path_params["game_id"])
-    except (KeyError, ValueError):
-        return store  # not a game id: the route's own validation says so
-    owner = await run_in_threadpool(cast(ClubSync, request.app.state.club_sync).owner, game_id)
-    if owner is not None:
-        raise ApiError(409, f"game {game_id} is {owner[0]}'s (its game {owner[1]} there); "
-                            f"score it at that table")
-    return store
+    return refusal
 
 
 SyncDep = Annotated[ClubSync, Depends(get_sync)]
@@ -132,7 +120,7 @@ def register(app: FastAPI, store: GameStore) -> None:
     app.state.club_tables = tables
     app.state.club_sync = ClubSync(store, tables)
     app.state.verify_table = tables.verify
-    app.dependency_overrides[get_store] = club_store
+    app.state.game_owner = owner_refusal(app.state.club_sync)
     app.add_api_route(SYNC_PATH, sync, methods=["POST"], response_model=SyncAnswer,
                       responses={409: {"model": SyncAnswer, "description": "an event differs "
                                        "from the one stored under its seq"},

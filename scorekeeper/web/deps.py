@@ -23,6 +23,7 @@ from scorekeeper.web.learn import ScanFrames
 from scorekeeper.web.limits import RateLimit
 from scorekeeper.web.qr import QrCodes
 from scorekeeper.web.vision import ScanImages, Vision
+from scorekeeper.web.writes import GameOwner, GameWriter
 
 
 async def get_store(request: Request) -> GameStore:
@@ -31,6 +32,13 @@ async def get_store(request: Request) -> GameStore:
 
 async def get_hub(request: Request) -> Hub:
     return cast(Hub, request.app.state.hub)
+
+
+async def get_writer(request: Request) -> GameWriter:
+    """The game API's one way to write a game (web/writes.py); a club server's
+    `app.state.game_owner` refuses the games its tables forwarded."""
+    owner = cast("GameOwner | None", getattr(request.app.state, "game_owner", None))
+    return GameWriter(await get_store(request), await get_hub(request), owner)
 
 
 async def get_camera(request: Request) -> CameraSupervisor:
@@ -78,6 +86,7 @@ async def get_client(request: Request) -> str:
 
 StoreDep = Annotated[GameStore, Depends(get_store)]
 HubDep = Annotated[Hub, Depends(get_hub)]
+WriterDep = Annotated[GameWriter, Depends(get_writer)]
 CameraDep = Annotated[CameraSupervisor, Depends(get_camera)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 VisionDep = Annotated[Vision, Depends(get_vision)]
