@@ -4,18 +4,29 @@ Held-out deck: a visible card is read exactly when one predicted card sits on on
 visible indices with its exact rank and suit. Real photographs carry rank-only, whole-card
 labels: a labelled card counts when a predicted card of the right rank has its centre in
 the box; a prediction inside no box is false.
+
+Per scene, what the players would have to fix before the hand counts: each missed card, each
+wrong one and each false card is one correction, and a scene with none needs no correction
+(game tables, `synth games`, also say it per player's hand). Each missed card is traced to
+where it was lost, from the detections its frame was read with: no detection on its index,
+a detection the classifier turned down, a reading pairing took as another card's corner, or
+one dropped otherwise.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.vision.classes import RANK_NAMES, rank_of
+from scorekeeper.vision.classes import INDEX, RANK_NAMES, rank_of
+from scorekeeper.vision.classifier import crop_index
+from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.pairing import PhysicalCard
 from scorekeeper.vision.reader import MODELS, CardReader, VisionError, load_image
 
 if TYPE_CHECKING:
@@ -27,6 +38,10 @@ REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-ph
 # index sizes (longest side, image pixels) the held-out recall is also broken down by: what
 # a camera must resolve is the figure a club setting one up needs (README: hardware)
 SIZE_BUCKETS = ((0, 15), (15, 20), (20, 30), (30, 10**6))
+# where a missed card was lost; a detection is on an index from this IoU with its label box
+MISS_CAUSES = ("not detected", "turned down by the classifier",
+               "paired into another card", "dropped after reading")
+DETECTED_IOU = 0.3
 
 
 def _bucket(px: float) -> str:
@@ -42,6 +57,26 @@ class Score:
     false: int = 0
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     by_size: dict[str, list[int]] = field(default_factory=dict)  # bucket → [labelled, read]
+    scenes: int = 0
+    clean: int = 0  # scenes with every card read right and no false card
+    missed: int = 0
+    wrong: int = 0  # read as another card (counted in `false` too)
+    stray: int = 0  # on no card, or a second reading of a card already read
+    miss_causes: Counter[str] = field(default_factory=Counter)
+    hands: int = 0  # players' hands, when the labels name each card's player
+    clean_hands: int = 0
+
+    def per_scene(self) -> dict[str, Any]:
+        n = max(1, self.scenes)
+        return {"scenes": self.scenes, "no_correction": self.clean,
+                "no_correction_share": round(self.clean / n, 4),
+                "corrections_per_scene": round((self.missed + self.stray + self.wrong) / n, 3),
+                "missed": self.missed, "false": self.stray, "wrong": self.wrong,
+                "missed_because": {k: self.miss_causes[k] for k in (*MISS_CAUSES, "unknown")
+                                   if self.miss_causes[k]},
+                **({"hands": self.hands, "hands_no_correction": self.clean_hands,
+                    "hands_no_correction_share": round(self.clean_hands / self.hands, 4)}
+                   if self.hands else {})}
 
     def as_dict(self) -> dict[str, Any]:
         p = self.correct / self.predicted if self.predicted else 0.0
@@ -55,7 +90,8 @@ class Score:
                 **({"recall_by_index_px": {k: {"labelled": n, "correct": c,
                                                 "recall": round(c / n, 4)}
                                             for k, (n, c) in self.by_size.items()}}
-                   if self.by_size else {})}
+                   if self.by_size else {}),
+                **({"per_scene": self.per_scene()} if self.scenes else {})}
 
 
 def _inside(pt: tuple[float, float], box: list[float] | tuple[float, ...]) -> bool:
@@ -78,42 +114,128 @@ def legacy_set(test: Path) -> Path | None:
     return legacy if (legacy / "cards").is_dir() else None
 
 
+def _iou(a: list[float] | tuple[float, ...], b: list[float] | tuple[float, ...]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+class _Detections:
+    """Keeps the detections a reader's `read` looked at, so a missed card can be traced
+    without detecting the frame twice (a reader without `detect` is left alone)."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.last: list[Detection] | None = None
+        self.inner = getattr(reader, "detect", None)
+        if self.inner is not None:
+            reader.detect = self._detect
+
+    def _detect(self, image: Any, camera: str | None = None) -> tuple[list[Detection], int]:
+        assert self.inner is not None
+        out: tuple[list[Detection], int] = self.inner(image, camera)
+        self.last = out[0]
+        return out
+
+    def close(self) -> None:
+        if self.inner is not None:
+            del self.reader.detect  # the class's method again
+
+    def cause(self, image: Any, boxes: list[list[float]], cards: list[PhysicalCard]) -> str:
+        """Where a card whose index boxes are `boxes` was lost: its index not detected,
+        the detection turned down, read and then taken as a corner of another card of
+        `cards` (pairing), or read and dropped otherwise."""
+        classifier = getattr(self.reader, "classifier", None)
+        if self.last is None or classifier is None:
+            return "unknown"
+        found = [(max(_iou(d.box, b) for b in boxes), d) for d in self.last if d.cls == INDEX]
+        best = max(found, key=lambda f: f[0], default=None)
+        if best is None or best[0] < DETECTED_IOU:
+            return MISS_CAUSES[0]
+        code, p = classifier.classify([crop_index(image, best[1].box)])[0]
+        if code == "none" or p < self.reader.min_prob:
+            return MISS_CAUSES[1]
+        used = any(r.det is best[1] for c in cards for r in c.indices)
+        return MISS_CAUSES[2] if used else MISS_CAUSES[3]
+
+
+def _centre(box: list[float] | tuple[float, ...]) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
 def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> dict[str, Any]:
     score = Score()
-    for meta_path in sorted((root / "cards").glob("*.json"))[:limit]:
-        objects = read_labels(meta_path)
-        truth: dict[int, dict[str, Any]] = {}
-        for o in objects:
-            if o["kind"] == "index":
-                t = truth.setdefault(o["card_id"], {"card": o["card"], "boxes": []})
-                t["boxes"].append(o["box"])
-        result = reader.read(load_image(root / "images" / f"{meta_path.stem}.jpg"))
-        score.truth += len(truth)
-        score.predicted += len(result.cards)
-        size_of = {cid: _bucket(max(max(b[2] - b[0], b[3] - b[1]) for b in t["boxes"]))
-                   for cid, t in truth.items()}
-        for key in size_of.values():
-            score.by_size.setdefault(key, [0, 0])[0] += 1
-        claimed: set[int] = set()
-        for card in sorted(result.cards, key=lambda c: -c.confidence):
-            centres = [r.det.centre for r in card.indices]
-            # index boxes overlap in a fanned hand: a card under several is matched to the
-            # one it names, if any, so one card never takes another's right answer
-            under = [cid for cid, t in truth.items() if cid not in claimed and any(
-                _inside(c, b) for c in centres for b in t["boxes"])]
-            hit = next((cid for cid in under if truth[cid]["card"] == card.card),
-                       under[0] if under else None)
-            if hit is None:
-                score.false += 1
-                continue
-            claimed.add(hit)
-            if card.card == truth[hit]["card"]:
-                score.correct += 1
-                score.by_size[size_of[hit]][1] += 1
-            else:
-                score.false += 1
-                score.confusions[(truth[hit]["card"], card.card)] += 1
+    spy = _Detections(reader)
+    try:
+        for meta_path in sorted((root / "cards").glob("*.json"))[:limit]:
+            _score_scene(reader, root, meta_path, score, spy)
+    finally:
+        spy.close()
     return score.as_dict()
+
+
+def _score_scene(reader: CardReader, root: Path, meta_path: Path, score: Score,
+                 spy: _Detections) -> None:
+    objects = read_labels(meta_path)
+    truth: dict[int, dict[str, Any]] = {}
+    for o in objects:
+        if o["kind"] == "index":
+            t = truth.setdefault(o["card_id"], {"card": o["card"], "boxes": [],
+                                                "player": o.get("player")})
+            t["boxes"].append(o["box"])
+    image = load_image(root / "images" / f"{meta_path.stem}.jpg")
+    result = reader.read(image)
+    score.truth += len(truth)
+    score.predicted += len(result.cards)
+    size_of = {cid: _bucket(max(max(b[2] - b[0], b[3] - b[1]) for b in t["boxes"]))
+               for cid, t in truth.items()}
+    for key in size_of.values():
+        score.by_size.setdefault(key, [0, 0])[0] += 1
+    claimed: set[int] = set()
+    wrong: set[int] = set()
+    strays: list[tuple[float, float]] = []
+    for card in sorted(result.cards, key=lambda c: -c.confidence):
+        centres = [r.det.centre for r in card.indices]
+        # index boxes overlap in a fanned hand: a card under several is matched to the
+        # one it names, if any, so one card never takes another's right answer
+        under = [cid for cid, t in truth.items() if cid not in claimed and any(
+            _inside(c, b) for c in centres for b in t["boxes"])]
+        hit = next((cid for cid in under if truth[cid]["card"] == card.card),
+                   under[0] if under else None)
+        if hit is None:
+            score.false += 1
+            strays.append(_centre(card.box))
+            continue
+        claimed.add(hit)
+        if card.card == truth[hit]["card"]:
+            score.correct += 1
+            score.by_size[size_of[hit]][1] += 1
+        else:
+            score.false += 1
+            wrong.add(hit)
+            score.confusions[(truth[hit]["card"], card.card)] += 1
+    missed = [cid for cid in truth if cid not in claimed]
+    for cid in missed:
+        score.miss_causes[spy.cause(image, truth[cid]["boxes"], result.cards)] += 1
+    score.scenes += 1
+    score.missed += len(missed)
+    score.wrong += len(wrong)
+    score.stray += len(strays)
+    score.clean += not (missed or wrong or strays)
+    players = {t["player"] for t in truth.values()} - {None}
+    if not players:
+        return
+    # a false card is the correction of the hand whose index lies nearest
+    fixes: Counter[Any] = Counter(truth[cid]["player"] for cid in (*missed, *wrong))
+    for pt in strays:
+        near = min(truth.values(), key=lambda t: min(
+            math.dist(pt, _centre(b)) for b in t["boxes"]))
+        fixes[near["player"]] += 1
+    score.hands += len(players)
+    score.clean_hands += sum(fixes[p] == 0 for p in players)
 
 
 def eval_real(reader: CardReader, root: Path = REAL_PHOTOS) -> dict[str, Any]:
@@ -156,6 +278,19 @@ def format_report(name: str, s: dict[str, Any]) -> str:
                  for k, v in sorted(s["recall_by_index_px"].items(),
                                     key=lambda kv: order.index(kv[0]))]
         lines.append("  read by the card's largest visible index: " + ", ".join(parts))
+    if ps := s.get("per_scene"):
+        n = max(1, ps["scenes"])
+        lines.append(f"  scenes needing no correction: {ps['no_correction']}/{ps['scenes']} "
+                     f"({ps['no_correction_share']:.1%}); corrections a scene "
+                     f"{ps['corrections_per_scene']:.2f} (missed {ps['missed'] / n:.2f}, "
+                     f"false {ps['false'] / n:.2f}, wrong {ps['wrong'] / n:.2f})")
+        if ps["missed"]:
+            lines.append(f"  missed cards {ps['missed']}: " + ", ".join(
+                f"{k} {v}" for k, v in ps["missed_because"].items()))
+        if ps.get("hands"):
+            lines.append(f"  hands (a player's cards) needing no correction: "
+                         f"{ps['hands_no_correction']}/{ps['hands']} "
+                         f"({ps['hands_no_correction_share']:.1%})")
     return "\n".join(lines)
 
 

@@ -1,9 +1,11 @@
-"""`python -m scorekeeper.training.synth {install-art,render,preview,table}`.
+"""`python -m scorekeeper.training.synth {install-art,render,preview,table,games}`.
 
     install-art  rasterise the card art installed by scripts/install_card_art.sh
     render       write a YOLO dataset: images/*.jpg, labels/*.txt, cards/*.json
     preview      a few scenes with their labels drawn, to look at
     table        the named test tables (tests/fixtures/layouts): NAME.jpg + NAME.json
+    games        random game tables (melds and hands of 2-4 players) at a set-up's scale,
+                 in render's dataset layout plus truth/*.json: `scorekeeper eval --synthetic`
 """
 
 from __future__ import annotations
@@ -77,6 +79,24 @@ def _tables(args: argparse.Namespace) -> list[Path]:
     return written
 
 
+def _games(args: argparse.Namespace) -> int:
+    import json
+
+    from scorekeeper.training.synth import games
+
+    lo, _, hi = args.players.partition("-")
+    players = (int(lo), int(hi or lo))
+    if not 1 <= players[0] <= players[1]:
+        raise SystemExit(f"--players must be LO-HI with 1 <= LO <= HI, got {args.players}")
+    setup = games.SETUPS[args.setup]
+    if args.width:
+        setup = setup.at_width(args.width)
+    meta = games.render_games(args.out, args.count, _decks(args) or [], setup, args.seed,
+                              players, args.mat, args.look, args.decks)
+    print(json.dumps({"setup": meta["setup"], **meta["summary"]}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from scorekeeper.training.synth.compose import LEGACY, Style
 
@@ -124,6 +144,26 @@ def main(argv: list[str] | None = None) -> int:
     tab.add_argument("--quality", type=int, default=85, help="JPEG quality")
     tab.add_argument("--seed", type=int, default=0)
     tab.add_argument("names", nargs="*", help="layouts to write (default: all)")
+    gam = sub.add_parser("games", help="random game tables at a camera set-up's scale")
+    gam.add_argument("--out", type=Path, required=True)
+    gam.add_argument("--count", type=int, required=True)
+    gam.add_argument("--decks", default="test", choices=["train", "test", "all", "fallback"],
+                     help="deck designs, one drawn per table (test: the held-out design)")
+    gam.add_argument("--cards", type=Path, default=None, help="art cache (default data/cards)")
+    gam.add_argument("--test-decks", default=None,
+                     help="comma-separated held-out deck names (default: from decks.json)")
+    gam.add_argument("--setup", default="a3", choices=["a3", "a4", "table"],
+                     help="camera and field: a3/a4 = 1280x960 over that scan mat with a "
+                          "margin, table = 2304x1296 over a 90 cm table (games.SETUPS)")
+    gam.add_argument("--width", type=int, default=None,
+                     help="frame width, the set-up's field kept (default: the set-up's)")
+    gam.add_argument("--players", default="2-4", help="players a table, LO-HI")
+    gam.add_argument("--mat", type=float, default=0.5,
+                     help="share of tables laid on the printed scan mat")
+    gam.add_argument("--look", default="mild", choices=["mild", "harsh"],
+                     help="mild: even light, clean camera; harsh: the random scenes' light, "
+                          "glare, blur and JPEG")
+    gam.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
 
     if args.cmd == "install-art":
@@ -155,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         for path in _tables(args):
             print(path)
         return 0
+    if args.cmd == "games":
+        return _games(args)
     from scorekeeper.training.synth.preview import write_previews
 
     for p in write_previews(args.out, _decks(args) or [], args.count, args.size, args.seed):
