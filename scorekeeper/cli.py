@@ -111,7 +111,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
                limit=args.limit, out=sys.stdout, models=_models(args), err=sys.stderr,
-               deck=_deck(args))
+               deck=_deck(args), labelled=args.labelled, skip=args.skip)
 
 
 def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:
@@ -254,6 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="rendered held-out set (default: data/model-work/test)")
     ev.add_argument("--real", type=Path, default=None, help="real-photos-dev folder")
     ev.add_argument("--limit", type=int, default=None, help="first N synthetic images")
+    ev.add_argument("--labelled", type=Path, default=None, metavar="FILE.jsonl",
+                    help="only these labelled photos (`deck add --labels` format), exact "
+                         "cards; photos beside the file, else in --real's images/")
+    ev.add_argument("--skip", type=Path, action="append", default=None,
+                    metavar="FILE.jsonl", help="with --labelled: leave out the photos this "
+                                               "labels file names (a deck's enrolment)")
     _add_deck(ev)
     _add_models(ev)
     ev.set_defaults(func=_cmd_eval)

@@ -3,7 +3,8 @@
 Held-out deck: a visible card is read exactly when one predicted card sits on one of its
 visible indices with its exact rank and suit. Real photographs carry rank-only, whole-card
 labels: a labelled card counts when a predicted card of the right rank has its centre in
-the box; a prediction inside no box is false.
+the box; a prediction inside no box is false. Photos labelled card by card in `deck add
+--labels`' format (`eval --labelled`, e.g. models/eval/) are scored by exact card instead.
 
 Per scene, what the players would have to fix before the hand counts: each missed card, each
 wrong one and each false card is one correction, and a scene with none needs no correction
@@ -266,6 +267,144 @@ def eval_real(reader: CardReader, root: Path = REAL_PHOTOS) -> dict[str, Any]:
     return score.as_dict()
 
 
+@dataclass
+class PhotoLabels:
+    """One line of a labels file in `deck add --labels`' format: the photo's cards with
+    their boxes (whole card, or a covered card's visible corner). `complete` is false when
+    the line says `"unlabelled_cards": true`: the photo shows cards nobody boxed."""
+    image: str
+    cards: list[tuple[str, tuple[float, float, float, float]]]
+    complete: bool = True
+
+
+def read_labelled(path: Path) -> list[PhotoLabels]:
+    """`path`'s photos (blank lines skipped); ValueError names a line that is not
+    `{"image": ..., "cards": [{"card": ..., "box": [x1, y1, x2, y2]}]}`. Card codes are
+    normalised as the rules spell them ("10H", never "TH")."""
+    from scorekeeper.rules.cards import parse_card
+    from scorekeeper.rules.errors import RulesError
+
+    photos = []
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+            cards = [(str(parse_card(c["card"])), (float(c["box"][0]), float(c["box"][1]),
+                                                    float(c["box"][2]), float(c["box"][3])))
+                     for c in obj["cards"]]
+            photos.append(PhotoLabels(str(obj["image"]), cards,
+                                      not obj.get("unlabelled_cards", False)))
+        except (json.JSONDecodeError, KeyError, TypeError, IndexError, ValueError,
+                RulesError) as exc:
+            raise ValueError(f"{path.name} line {number}: not a labelled photo ({exc})") \
+                from None
+    return photos
+
+
+def _photo_path(labels: Path, image: str, real: Path | None) -> Path:
+    """A labels file names its photos relative to its own folder (as `deck add` reads
+    them); a file kept apart from its photos (models/eval/) finds them in `real`'s
+    images/ folder, or in `real` itself."""
+    candidates = [labels.parent / image]
+    if real is not None:
+        candidates += [real / "images" / image, real / image]
+    found = next((c for c in candidates if c.is_file()), None)
+    if found is None:
+        raise FileNotFoundError(f"{image}: not found (looked at "
+                                f"{', '.join(str(c) for c in candidates)})")
+    return found
+
+
+def _lost_where(spy: _Detections, image: Any, box: tuple[float, float, float, float],
+                cards: list[PhysicalCard]) -> str:
+    """Where a labelled card nobody read was lost, as `_Detections.cause` tells it for
+    index boxes, but for a whole-card box: the index detections whose centre lies in it."""
+    classifier = getattr(spy.reader, "classifier", None)
+    if spy.last is None or classifier is None:
+        return "unknown"
+    inside = [d for d in spy.last if d.cls == INDEX and _inside(d.centre, box)]
+    if not inside:
+        return MISS_CAUSES[0]
+    read = classifier.classify([crop_index(image, d.box) for d in inside])
+    kept = [d for d, (code, p) in zip(inside, read, strict=True)
+            if code != "none" and p >= spy.reader.min_prob]
+    if not kept:
+        return MISS_CAUSES[1]
+    used = any(r.det is d for c in cards for r in c.indices for d in kept)
+    return MISS_CAUSES[2] if used else MISS_CAUSES[3]
+
+
+def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
+                  skip: set[str] | None = None) -> dict[str, Any]:
+    """Exact cards on photos labelled in `deck add --labels`' format (`skip`: photo file
+    names left out, e.g. the ones a deck was enrolled from).
+
+    A labelled card is read when a predicted card of its exact code (rank and suit) has an
+    index centre in its box; each prediction is matched once, surest first, to the box it
+    names when it lies in several. A prediction is false when it lies in a box but names
+    another card, reads a card already read, or lies in no box at all. Boxes may be
+    missing where a photo shows cards nobody labelled (`"unlabelled_cards": true`): a
+    prediction in no box there is left out of the count (`not_counted`), neither right
+    nor false."""
+    score = Score()
+    spy = _Detections(reader)
+    ignored = photos_ignoring = 0
+    fixes: list[str] = []  # each photo needing a correction, and which
+    try:
+        for photo in read_labelled(labels):
+            if skip and Path(photo.image).name in skip:
+                continue
+            image = load_image(_photo_path(labels, photo.image, real))
+            result = reader.read(image)
+            claimed: set[int] = set()
+            wrong: list[str] = []
+            strays: list[str] = []
+            for card in sorted(result.cards, key=lambda c: -c.confidence):
+                centres = [r.det.centre for r in card.indices] or [_centre(card.box)]
+                boxes = [k for k, (_, b) in enumerate(photo.cards)
+                         if any(_inside(c, b) for c in centres)]
+                under = [k for k in boxes if k not in claimed]
+                hit = next((k for k in under if photo.cards[k][0] == card.card),
+                           under[0] if under else None)
+                if hit is None and not boxes and not photo.complete:
+                    ignored += 1
+                    continue
+                score.predicted += 1
+                if hit is None:
+                    score.false += 1
+                    strays.append(card.card)
+                    continue
+                claimed.add(hit)
+                if card.card == photo.cards[hit][0]:
+                    score.correct += 1
+                else:
+                    score.false += 1
+                    wrong.append(f"{photo.cards[hit][0]}→{card.card}")
+                    score.confusions[(photo.cards[hit][0], card.card)] += 1
+            missed = [k for k in range(len(photo.cards)) if k not in claimed]
+            for k in missed:
+                score.miss_causes[_lost_where(spy, image, photo.cards[k][1],
+                                              result.cards)] += 1
+            score.truth += len(photo.cards)
+            score.scenes += 1
+            score.missed += len(missed)
+            score.wrong += len(wrong)
+            score.stray += len(strays)
+            score.clean += not (missed or wrong or strays)
+            photos_ignoring += not photo.complete
+            if missed or wrong or strays:
+                fixes.append(Path(photo.image).name + ": " + "; ".join(
+                    part for part in (
+                        "missed " + " ".join(photo.cards[k][0] for k in missed) if missed else "",
+                        "read " + " ".join(wrong) if wrong else "",
+                        "false " + " ".join(strays) if strays else "") if part))
+    finally:
+        spy.close()
+    return {**score.as_dict(), "not_counted": ignored,
+            "photos_with_unlabelled_cards": photos_ignoring, "photos_to_correct": fixes}
+
+
 def format_report(name: str, s: dict[str, Any]) -> str:
     lines = [f"{name}: precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
              f"F1 {s['f1']:.3f}  ({s['correct']}/{s['labelled']} read, "
@@ -294,10 +433,38 @@ def format_report(name: str, s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def format_labelled(s: dict[str, Any]) -> str:
+    """`format_report`'s lines for labelled photos, and what was left out of the count."""
+    text = format_report("labelled photos (exact card)", s)
+    if s["photos_with_unlabelled_cards"]:
+        text += (f"\n  not counted: {s['not_counted']} predictions in no box of the "
+                 f"{s['photos_with_unlabelled_cards']} photos marked unlabelled_cards")
+    for line in s["photos_to_correct"]:
+        text += f"\n  {line}"
+    return text
+
+
+def _run_labelled(reader: CardReader, labelled: Path, real: Path | None,
+                  skip: list[Path], out: Any, err: Any) -> int:
+    try:
+        names = {Path(p.image).name for f in skip for p in read_labelled(f)}
+        s = eval_labelled(reader, labelled, real, names)
+    except (OSError, ValueError, VisionError) as exc:
+        err.write(f"error: {exc}\n")
+        return 2
+    if names:
+        out.write(f"{len(names)} photos skipped (named in {', '.join(map(str, skip))})\n")
+    out.write(format_labelled(s) + "\n")
+    return 0
+
+
 def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: int | None,
         out: Any, models: Path | None = None, err: Any = None,
-        deck: DeckProfile | None = None) -> int:
-    """Score the model (with `deck`'s classifier, when given) on both sets."""
+        deck: DeckProfile | None = None, labelled: Path | None = None,
+        skip: list[Path] | None = None) -> int:
+    """Score the model (with `deck`'s classifier, when given) on both sets, or, given
+    `labelled`, only on those labelled photos (exact cards; `skip`: labels files whose
+    photos are left out, such as a deck's enrolment)."""
     try:
         reader = CardReader(models or MODELS, runtime=runtime, deck=deck)
     except VisionError as exc:
@@ -307,6 +474,9 @@ def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: i
         (err or out).write(f"warning: {warning}\n")
     if reader.deck is not None:
         out.write(f"reading with deck {reader.deck!r}'s classifier\n")
+    if labelled is not None:
+        return _run_labelled(reader, labelled, real or REAL_PHOTOS, skip or [], out,
+                             err or out)
     synthetic = synthetic or MODELS.parent / "data" / "model-work" / "test"
     real = real or REAL_PHOTOS
     if (synthetic / "cards").exists():
