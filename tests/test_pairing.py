@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.pairing import IndexReading, pair_indices
 
@@ -109,3 +111,132 @@ def test_a_far_corner_inside_another_cards_box_stays_that_cards() -> None:
     a, b = Detection((0, 0, 63, 88), 1, 0.9), Detection((100, 60, 163, 148), 1, 0.9)
     cards = pair_indices([idx("7S", 10, 14), idx("7S", 110, 74)], [a, b])
     assert [c.card for c in cards] == ["7S", "7S"]
+
+
+# --- two physical cards of one code (two decks) never merge; one card's corners do ---
+# A card of 63 × 88 px with 20 px indices: its top-left index centred at (10, 14) from its
+# corner, its bottom-right one at (53, 74), 73.8 px apart down-right (the slope a portrait
+# card's diagonal has; which way either index faces is not used, so a design that prints
+# its bottom-right index upright pairs the same).
+
+
+def wide(card: str, x: float, y: float, size: float = 20) -> IndexReading:
+    """The index of a card lying on its side: its box wider than tall."""
+    box = (x - size / 2, y - size / 4, x + size / 2, y + size / 4)
+    return IndexReading(Detection(box, 0, 0.9), card, 0.95)
+
+
+def corners(card: str, x: float, y: float) -> list[IndexReading]:
+    """Both indices of an upright card whose top-left corner lies at (x, y)."""
+    return [idx(card, x + 10, y + 14), idx(card, x + 53, y + 74)]
+
+
+def whole(x: float, y: float) -> Detection:
+    return Detection((x, y, x + 63, y + 88), 1, 0.9)
+
+
+def read(readings: list[IndexReading], boxes: list[Detection]) -> list[tuple[str, int]]:
+    return sorted((c.card, len(c.indices)) for c in pair_indices(readings, boxes))
+
+
+TWINS_OR_CORNERS = [
+    ("one card's two corners", corners("7H", 0, 0), [], [("7H", 2)]),
+    # turned 90° clockwise: top-left corner at the top right, wide index boxes
+    ("one landscape card's two corners", [wide("7H", 74, 10), wide("7H", 14, 53)], [],
+     [("7H", 2)]),
+    ("twins, the second up-right a diagonal away", [idx("7H", 10, 14), idx("7H", 53, -46)],
+     [], [("7H", 1), ("7H", 1)]),
+    ("twins, one above the other", [idx("7H", 10, 14), idx("7H", 10, 88)], [],
+     [("7H", 1), ("7H", 1)]),
+    ("twins side by side a diagonal's length apart", [idx("7H", 10, 14), idx("7H", 84, 14)],
+     [], [("7H", 1), ("7H", 1)]),
+    ("twins lying on their side, down-right", [wide("7H", 10, 14), wide("7H", 53, 74)], [],
+     [("7H", 1), ("7H", 1)]),
+    # a whole card elsewhere in the frame tells how far apart this camera's corners lie
+    ("twins on the diagonal, farther apart than this frame's corners",
+     [idx("7H", 10, 14), idx("7H", 70, 98), *corners("KS", 300, 0)], [whole(300, 0)],
+     [("7H", 1), ("7H", 1), ("KS", 2)]),
+    # a card box holding one corner: a twin on the line of its diagonal but on the side
+    # away from the box is not the corner it misses
+    ("a card box's corner and a twin up-left of it, away from the box",
+     [idx("9S", 110, 14), idx("9S", 67, -46)], [whole(100, 0)], [("9S", 1), ("9S", 1)]),
+    ("one card's corners, as far apart as this frame's",
+     [*corners("7H", 0, 0), *corners("KS", 300, 0)], [whole(300, 0)],
+     [("7H", 2), ("KS", 2)]),
+]
+
+
+@pytest.mark.parametrize(("readings", "boxes", "expected"),
+                         [case[1:] for case in TWINS_OR_CORNERS],
+                         ids=[case[0] for case in TWINS_OR_CORNERS])
+def test_twins_stay_two_cards_and_one_cards_corners_one(
+        readings: list[IndexReading], boxes: list[Detection],
+        expected: list[tuple[str, int]]) -> None:
+    assert read(readings, boxes) == expected
+
+
+def det(box: tuple[float, float, float, float], conf: float, card: str, prob: float
+        ) -> IndexReading:
+    return IndexReading(Detection(box, 0, conf), card, prob)
+
+
+# Same rank, another suit, inside one whole-card box: the box's own corners are the pair
+# that straddles its centre; a neighbour's index it takes in stays its own card. The boxes
+# and confidences are the detector's on two benchmark tables (data/games-test 000116, 000107).
+SAME_RANK_IN_ONE_BOX = [
+    ("a set: the 6D's index beside the top 6H's corner",
+     [det((643, 802, 681, 869), 0.86, "6H", 0.83), det((435, 605, 473, 676), 0.84, "6S", 0.918),
+      det((531, 620, 570, 690), 0.83, "6H", 0.966), det((485, 613, 521, 682), 0.82, "6D", 0.883)],
+     [Detection((500, 617, 713, 874), 1, 0.88)],
+     [("6D", 1), ("6H", 2), ("6S", 1)]),
+    ("a fan: the 10D's corner a diagonal from the 10S's far one, beside its near one",
+     [det((406, 777, 452, 852), 0.88, "10S", 0.949), det((257, 596, 292, 665), 0.81, "10D", 0.962),
+      det((310, 593, 358, 667), 0.79, "10S", 0.899)],
+     [Detection((265, 591, 496, 857), 1, 0.9)],
+     [("10D", 1), ("10S", 2)]),
+    ("a glare-flipped suit at the box's far corner is still its corner",
+     [det((5, 4, 15, 24), 0.9, "KS", 0.95), det((48, 64, 58, 84), 0.9, "KC", 0.6)],
+     [whole(0, 0)], [("KS", 2)]),
+]
+
+
+@pytest.mark.parametrize(("readings", "boxes", "expected"),
+                         [case[1:] for case in SAME_RANK_IN_ONE_BOX],
+                         ids=[case[0] for case in SAME_RANK_IN_ONE_BOX])
+def test_a_card_box_pairs_its_own_corners_not_a_same_rank_neighbour(
+        readings: list[IndexReading], boxes: list[Detection],
+        expected: list[tuple[str, int]]) -> None:
+    assert read(readings, boxes) == expected
+
+
+def meld_row(codes: str, x: float, y: float, step: float = 25
+             ) -> tuple[list[IndexReading], Detection]:
+    """An overlapping row: each card's top-left index, the top card's both, its box."""
+    names = codes.split()
+    top = x + step * (len(names) - 1)
+    return [idx(c, x + step * i + 10, y + 14) for i, c in enumerate(names[:-1])] + corners(
+        names[-1], top, y), whole(top, y)
+
+
+TWO_DECK_ROWS = [
+    # the second deck's run laid below the first, shifted right: each of its top-left
+    # indices lies down-right of its twin, a diagonal's slope but 1.6 corner spans away
+    ("the same run twice", [("5H 6H 7H", 0, 0), ("5H 6H 7H", 60, 110)],
+     [("5H", 1), ("5H", 1), ("6H", 1), ("6H", 1), ("7H", 2), ("7H", 2)]),
+    # a set holding one card twice: the two 7H indices 2.5 index lengths apart, in a row
+    ("a set with one card twice", [("7H 7S 7H 7D", 0, 0)],
+     [("7D", 2), ("7H", 1), ("7H", 1), ("7S", 1)]),
+]
+
+
+@pytest.mark.parametrize(("rows", "expected"), [case[1:] for case in TWO_DECK_ROWS],
+                         ids=[case[0] for case in TWO_DECK_ROWS])
+def test_two_deck_meld_rows_keep_every_card(rows: list[tuple[str, float, float]],
+                                            expected: list[tuple[str, int]]) -> None:
+    readings: list[IndexReading] = []
+    boxes: list[Detection] = []
+    for codes, x, y in rows:
+        more, box = meld_row(codes, x, y)
+        readings += more
+        boxes.append(box)
+    assert read(readings, boxes) == expected

@@ -1,21 +1,57 @@
 """Corner indices → physical cards, by geometry.
 
-A card shows up to two indices (top-left and, rotated, bottom-right). They are paired only
-when they lie where one card's two corners would lie, never because they read the same:
-two identical cards from two decks must stay two cards.
+A card shows up to two indices (top-left and, mostly rotated, bottom-right). They are
+paired only when they lie where one card's two corners would lie, never because they read
+the same: two identical cards from two decks must stay two cards, and so must two cards of
+one rank inside one whole-card box.
+
+Where one card's corners lie is told by three things the frame holds (figures measured on
+rendered game tables and random scenes, 0.10.0 in docs/model-experiments.md):
+
+- the line between them runs along the card's diagonal, and an index box's shape says
+  which way up the card lies (a tall box: portrait, a wide one: landscape), so that line's
+  slope is known; two cards' indices side by side, one above the other or a diagonal the
+  wrong way apart fail it;
+- one frame's cards all have their two corners about the same distance apart (within 11 %,
+  perspective included), so once the whole-card boxes have paired some, a same-code reading
+  nearer or farther than that is another card;
+- a whole-card box's own corners lie on either side of its centre.
+
+Which way an index faces is not used: the classifier was trained on all four quarter-turns
+under one label, so the turn it reads best at says nothing of the corner (measured), and
+some designs print the bottom-right index upright (KDE Ancient Egyptians).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import median
 
 from scorekeeper.vision.classes import JOKER, rank_of
 from scorekeeper.vision.detectors.base import Detection
 
-# The two index centres of a standard card (63 × 88 mm, indices ~20 mm tall) lie about
-# 4 index-lengths apart; allow for other designs and for perspective.
-PAIR_MIN, PAIR_MAX = 2.4, 6.5
+Box = tuple[float, float, float, float]
+
+# Where the frame's corner distance is unknown (no whole-card box paired two corners), two
+# free corners are paired 2.4–6.5 index lengths apart: most designs' lie 2.3–5.7 apart
+# (median 3.2), allowing for perspective; a big-index design's 1.6–1.8 are left to a box.
+PAIR_MIN, PAIR_MAX, PAIR_TYPICAL = 2.4, 6.5, 3.2
+# Once known, that distance alone: one design's pairs in one frame agree within 11 %, and
+# this allows for two designs at one table (the designs' corners lie 0.75–0.93 of the
+# card's length apart).
+REACH_SPREAD = 0.2
+# An index box at least this much taller than wide (or wider than tall) is upright (lying
+# on its side): its card within ~20° of that.
+ELONGATED = 1.5
+# The slope, in degrees below the image's x axis (mod 180), of the line from a portrait
+# card's top-left index to its bottom-right one: 24–76° across the designs and the tilt a
+# tall box allows; turn a landscape card's line by 90° first.
+DIAGONAL = (10.0, 85.0)
+# A card box's far corner lies beyond its centre as seen from its near one, and at least
+# this share of the box's diagonal away (0.56 for a card at 45°, 0.7 upright).
+TOWARD_CENTRE = 0.5  # cosine
+BOX_SPAN = 0.4
 
 
 @dataclass(frozen=True)
@@ -29,11 +65,11 @@ class IndexReading:
 class PhysicalCard:
     card: str
     confidence: float
-    box: tuple[float, float, float, float]
+    box: Box
     indices: tuple[IndexReading, ...]
 
 
-def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
+def _inside(point: tuple[float, float], box: Box) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
@@ -45,8 +81,7 @@ def _confidence(readings: list[IndexReading]) -> float:
     return round(1.0 - miss, 4)
 
 
-def _union(readings: list[IndexReading], *more: tuple[float, float, float, float]
-           ) -> tuple[float, float, float, float]:
+def _union(readings: list[IndexReading], *more: Box) -> Box:
     boxes = [r.det.box for r in readings] + list(more)
     return (min(b[0] for b in boxes), min(b[1] for b in boxes),
             max(b[2] for b in boxes), max(b[3] for b in boxes))
@@ -59,18 +94,118 @@ def _same_index(a: IndexReading, b: IndexReading) -> bool:
                                                                              a.det.box)
 
 
-def _diagonal_partner(a: IndexReading, free: list[IndexReading]) -> IndexReading | None:
-    """The free reading of the same card nearest a card's diagonal away from `a`."""
+def _lying(det: Detection) -> int:
+    """1: an upright index box (its card portrait), -1: a wide one, 0: too square to say."""
+    w, h = det.box[2] - det.box[0], det.box[3] - det.box[1]
+    return 1 if h >= ELONGATED * w else -1 if w >= ELONGATED * h else 0
+
+
+def _along_diagonal(a: Detection, b: Detection) -> bool:
+    """Whether the line a–b could be a card's diagonal, given how its index boxes lie.
+
+    One elongated box decides (the other may be clipped square by a card over it); none,
+    or two that disagree, leave the slope open.
+    """
+    lie_a, lie_b = _lying(a), _lying(b)
+    lie = lie_a or lie_b
+    if lie == 0 or lie_a * lie_b < 0:
+        return True
+    slope = math.degrees(math.atan2(b.centre[1] - a.centre[1], b.centre[0] - a.centre[0]))
+    if lie < 0:
+        slope -= 90.0  # a landscape card, turned upright
+    slope %= 180.0
+    return DIAGONAL[0] <= slope <= DIAGONAL[1]
+
+
+def _one_card(a: IndexReading, b: IndexReading, reach: float | None) -> bool:
+    """Whether `a` and `b` lie where one card's two corners lie, whatever they read;
+    `reach`: the frame's corner distance, when known."""
+    scale = (a.det.size + b.det.size) / 2
+    dist = math.dist(a.det.centre, b.det.centre)
+    if reach is not None:
+        if abs(dist - reach) > REACH_SPREAD * reach:
+            return False
+    elif not PAIR_MIN * scale <= dist <= PAIR_MAX * scale:
+        return False
+    return _along_diagonal(a.det, b.det)
+
+
+def _diagonal_partner(a: IndexReading, free: list[IndexReading], reach: float | None,
+                      toward: tuple[float, float] | None = None) -> IndexReading | None:
+    """The free reading of `a`'s code that lies at its card's other corner, nearest the
+    expected distance; `toward`: a point the other corner must lie beyond (its card box's
+    centre)."""
     best, best_gap = None, math.inf
     for b in free:
-        if b is a or b.card != a.card:
+        if b is a or b.card != a.card or not _one_card(a, b, reach):
+            continue
+        if toward is not None and not _beyond(a.det.centre, toward, b.det.centre):
             continue
         scale = (a.det.size + b.det.size) / 2
-        dist = math.dist(a.det.centre, b.det.centre)
-        ideal = (PAIR_MIN + PAIR_MAX) / 2 * scale
-        if PAIR_MIN * scale <= dist <= PAIR_MAX * scale and abs(dist - ideal) < best_gap:
-            best, best_gap = b, abs(dist - ideal)
+        gap = abs(math.dist(a.det.centre, b.det.centre) - (reach or PAIR_TYPICAL * scale))
+        if gap < best_gap:
+            best, best_gap = b, gap
     return best
+
+
+def _beyond(start: tuple[float, float], via: tuple[float, float],
+            end: tuple[float, float]) -> bool:
+    """`end` lies on the side of `start` that `via` lies on (within ~60°)."""
+    u = (via[0] - start[0], via[1] - start[1])
+    v = (end[0] - start[0], end[1] - start[1])
+    norm = math.hypot(*u) * math.hypot(*v)
+    return norm > 0 and (u[0] * v[0] + u[1] * v[1]) / norm >= TOWARD_CENTRE
+
+
+def _box_partner(best: IndexReading, inside: list[IndexReading], box: Box
+                 ) -> IndexReading | None:
+    """`best`'s other corner among the readings inside its card box.
+
+    The same rank (glare flips a suit far more often than a rank), at the opposite corner:
+    a card's diagonal away and on the far side of the box's centre. A neighbour's index
+    that the box takes in (a fan, a meld row) lies beside `best` or on its own side; of
+    two that fit, the one of `best`'s code and then the one centred with it on the box.
+    """
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    least = BOX_SPAN * math.dist(box[:2], box[2:])
+    fits = [r for r in inside if r is not best and rank_of(r.card) == rank_of(best.card)
+            and math.dist(best.det.centre, r.det.centre) >= least
+            and _along_diagonal(best.det, r.det)
+            and _beyond(best.det.centre, centre, r.det.centre)]
+
+    def off_centre(r: IndexReading) -> float:
+        mid = ((best.det.centre[0] + r.det.centre[0]) / 2,
+               (best.det.centre[1] + r.det.centre[1]) / 2)
+        return math.dist(mid, centre)
+
+    return min(fits, key=lambda r: (r.card != best.card, off_centre(r)), default=None)
+
+
+Claim = tuple[Detection, IndexReading, IndexReading | None]  # a card box, its corner(s)
+
+
+def _claim_boxes(free: list[IndexReading], cards: list[Detection]) -> list[Claim]:
+    """Each whole-card box takes its best reading and, where it shows, that card's other
+    corner (both removed from `free`)."""
+    claimed: list[Claim] = []
+    for card_det in sorted(cards, key=lambda d: -d.conf):
+        inside = [r for r in free if _inside(r.det.centre, card_det.box)]
+        if not inside:
+            continue
+        best = inside[0]
+        partner = _box_partner(best, inside, card_det.box)
+        # a joker "read" inside a card that already shows its own corner is court-card art
+        art = [r for r in inside[1:] if r.card == JOKER != best.card and r is not partner]
+        for r in (best, *([partner] if partner else []), *art):
+            free.remove(r)
+        claimed.append((card_det, best, partner))
+    return claimed
+
+
+def _reach(claimed: list[Claim]) -> float | None:
+    """This frame's corner distance: the median of the pairs whole-card boxes confirmed."""
+    spans = [math.dist(b.det.centre, p.det.centre) for _, b, p in claimed if p is not None]
+    return median(spans) if spans else None
 
 
 def pair_indices(indices: list[IndexReading], cards: list[Detection]) -> list[PhysicalCard]:
@@ -79,34 +214,27 @@ def pair_indices(indices: list[IndexReading], cards: list[Detection]) -> list[Ph
     for r in sorted(indices, key=lambda r: -r.prob * r.det.conf):
         if not any(_same_index(r, kept) for kept in free):
             free.append(r)
-    out: list[PhysicalCard] = []
     # 1. a whole card in view: its own indices lie inside its box, at opposite corners
-    for card_det in sorted(cards, key=lambda d: -d.conf):
-        inside = [r for r in free if _inside(r.det.centre, card_det.box)]
-        if not inside:
-            continue
-        best = inside[0]
-        # its other corner: the same rank (glare flips a suit far more often than a rank)
-        partner = [r for r in inside[1:] if rank_of(r.card) == rank_of(best.card)][:1]
-        # a joker "read" inside a card that already shows its own corner is court-card art
-        art = [r for r in inside[1:] if r.card == JOKER != best.card and r not in partner]
-        for r in (best, *partner, *art):
-            free.remove(r)
+    claimed = _claim_boxes(free, cards)
+    reach = _reach(claimed)
+    out: list[PhysicalCard] = []
+    for card_det, best, partner in claimed:
         box = card_det.box
-        if not partner:  # a card box that missed its far corner: that corner, a diagonal
-            # away, unless it lies in another card's box
-            far = _diagonal_partner(best, [r for r in free if not any(
-                _inside(r.det.centre, d.box) for d in cards if d is not card_det)])
-            if far is not None:
-                free.remove(far)
-                partner = [far]
-                box = _union([best, far], box)
-        group = [best, *partner]
+        if partner is None:  # a card box that missed its far corner: that corner, a
+            # diagonal away beyond the box's centre, unless it lies in another card's box
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            partner = _diagonal_partner(best, [r for r in free if not any(
+                _inside(r.det.centre, d.box) for d in cards if d is not card_det)],
+                reach, toward=centre)
+            if partner is not None:
+                free.remove(partner)
+                box = _union([best, partner], box)
+        group = [best] if partner is None else [best, partner]
         out.append(PhysicalCard(best.card, _confidence(group), box, tuple(group)))
     # 2. two free corners of one card: same reading, a card's diagonal apart
     while free:
         a = free.pop(0)
-        b = _diagonal_partner(a, free)
+        b = _diagonal_partner(a, free, reach)
         if b is not None:
             free.remove(b)
         group = [a] if b is None else [a, b]
