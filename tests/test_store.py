@@ -231,6 +231,31 @@ def test_games_newest_first_with_summary(store: GameStore) -> None:
     assert [p["total"] for p in listed[1]["players"]] == [5, 60]
 
 
+def test_games_kept_summaries_follow_every_write(any_target: Path | str) -> None:
+    """games() keeps each summary cleaned (store/games.py): a later write shows, whoever
+    made it, and a caller changing what it got changes nothing for the next."""
+    store = GameStore(any_target)
+    try:
+        gid = store.create("chicago", ["Ann", "Bob"])["id"]
+        listed = store.games()
+        listed[0]["players"][0]["total"] = 999
+        assert store.games()[0]["players"][0]["total"] == 0
+        store.append(gid, {"type": "hand", "players": HAND_1})
+        assert [p["total"] for p in store.games()[0]["players"]] == [5, 60]
+        if isinstance(any_target, str):  # PostgreSQL: another server's write shows too
+            other = GameStore(any_target)
+            try:
+                other.append(gid, {"type": "hand", "players": HAND_2})
+            finally:
+                other.close()
+            listed = store.games()
+            assert listed[0]["seq"] == 2
+            assert [p["total"] for p in listed[0]["players"]] == \
+                [p["total"] for p in store.get(gid)["players"]] != [5, 60]
+    finally:
+        store.close()
+
+
 def test_preview_stores_nothing(store: GameStore) -> None:
     gid = store.create("chicago", ["Ann", "Bob"])["id"]
     result = store.preview(gid, HAND_1)

@@ -88,6 +88,13 @@ def _summary(view: dict[str, Any]) -> str:
     return json.dumps({"players": players, **{k: view.get(k) for k in keys}})
 
 
+def _copied(summary: dict[str, Any]) -> dict[str, Any]:
+    """A summary's own copy: its lists (the players) and their dicts copied, which is all of
+    it (`_summary`: the rest is strings, numbers, booleans and None)."""
+    return {key: [dict(v) if isinstance(v, dict) else v for v in value]
+            if isinstance(value, list) else value for key, value in summary.items()}
+
+
 def _space_fault(folder: Path) -> tuple[Fault | None, int]:
     """("readonly" | "full" | None, bytes free) for the file system holding `folder`."""
     st = os.statvfs(folder)
@@ -125,6 +132,8 @@ class GameStore:
         self._cache: dict[int, _Entry] = {}
         self._write_error: tuple[str, BaseException] | None = None
         self._probe: tuple[float, dict[str, Any]] | None = None
+        # game id → (its stored summary, that summary parsed and cleaned): see `games`
+        self._summaries: dict[int, tuple[str, dict[str, Any]]] = {}
         self.backup_error: str | None = None
         self.last_backup: Path | None = None
         self._last_backup_at = 0.0
@@ -297,17 +306,28 @@ class GameStore:
         return entry.view
 
     def games(self) -> list[dict[str, Any]]:
-        """Every game, newest first, as a summary."""
+        """Every game, newest first, as a summary.
+
+        A club's big screen reads every game's summary twice a second while hands arrive,
+        and cleaning a summary's names (safe_json, character by character) and parsing it
+        cost more than the query; so each stored summary is parsed and cleaned once and
+        kept, and a read hands out a copy of it (its own, for each caller)."""
         with self.database.read() as tx:
             rows = tx.fetchall(
                 "SELECT id, variant, created_at, seq, summary FROM games ORDER BY id DESC"
             )
-        # safe_json: a name stored before names were checked must not break the list
-        return [
-            {"id": gid, "variant": variant, "created_at": created, "seq": seq,
-             **safe_json(json.loads(summ))}
-            for gid, variant, created, seq, summ in rows
-        ]
+        known, kept = self._summaries, {}
+        out = []
+        for gid, variant, created, seq, summ in rows:
+            hit = known.get(gid)
+            if hit is None or hit[0] != summ:
+                # safe_json: a name stored before names were checked must not break the list
+                hit = (summ, safe_json(json.loads(summ)))
+            kept[gid] = hit
+            out.append({"id": gid, "variant": variant, "created_at": created, "seq": seq,
+                        **_copied(hit[1])})
+        self._summaries = kept  # games gone are forgotten; a racing read keeps either, both right
+        return out
 
     def get(self, game_id: int) -> dict[str, Any]:
         """The game as `GET /api/games/{id}` shows it: snapshot plus id, created_at, seq."""
