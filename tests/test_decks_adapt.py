@@ -3,7 +3,9 @@ reads better than the generic model did, and a worse model is never installed.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.skipif(not (ROOT / "models" / "cards-cls.pt").exists(),
                                 reason="no card model")
 
 
-def _index_accuracy(deck, classifier) -> float:
+def _index_accuracy(deck: Any, classifier: Any) -> float:
     """Exact reads of the labelled indices of a few rendered tables of `deck` (never the
     enrolment photos): the classifier's share of the reading."""
     from scorekeeper.training.synth import tables
@@ -73,7 +75,7 @@ def test_enrol_adapt_and_read_better(tmp_path: Path, monkeypatch: pytest.MonkeyP
     installed = profile.classifier_path.read_bytes()  # type: ignore[union-attr]
     real_check = adapt._check
 
-    def no_better(*args: object) -> dict:
+    def no_better(*args: object) -> dict[str, Any]:
         check = real_check(*args)  # type: ignore[arg-type]
         check["adapted_key"] = check["best_key"]
         return check
@@ -92,3 +94,180 @@ def test_the_check_scores_cards_and_no_index() -> None:
     assert score(np.eye(54)[[1, 0, 2]], labels)["false"] == 3
     unsure = np.full((3, 54), 1 / 54)  # no sure answer: only the `none` crop is right
     assert score(unsure, labels)["accuracy"] == pytest.approx(1 / 3)
+
+
+# ---- the install check on whole photos -------------------------------------------------
+
+def _rows(photo: str, cards: list[str], nones: int = 1) -> list[dict[str, Any]]:
+    rows = [{"file": f"{photo}-{c}.png", "card": c, "group": f"{photo}:{c}", "photo": photo,
+             "source": photo, "box": [10.0 * k, 0.0, 10.0 * k + 8, 12.0]}
+            for k, c in enumerate(cards)]
+    return rows + [{"file": f"{photo}-n{k}.png", "card": "none", "group": f"{photo}:none",
+                    "photo": photo, "source": photo, "box": [0.0, 50.0, 8.0, 62.0]}
+                   for k in range(nones)]
+
+
+def test_whole_photos_are_held_back_only_where_the_rest_hold_their_cards() -> None:
+    from scorekeeper.training.adapt import split_examples
+
+    clubs, hearts = ["AC", "2C", "3C", "4C", "5C"], ["AH", "2H", "3H", "4H", "5H"]
+    # two enrolment photos are the deck's two halves: neither can be spared, so physical
+    # cards are held back and both photos are read, exactness counted on those cards
+    two = _rows("p1", clubs) + _rows("p2", hearts)
+    s = split_examples(two, {"p1", "p2"}, seed=0)
+    assert not s.whole and s.photos == ["p1", "p2"]
+    assert {two[i]["group"] for i in s.back}.isdisjoint({two[i]["group"] for i in s.train})
+    # a repeated sheet and scans: whole photos held back, never the only photo of a card
+    many = two + _rows("p3", clubs) + _rows("s1", ["AC", "AH"]) + _rows("s2", ["2C", "2H"])
+    for seed in range(8):
+        s = split_examples(many, {"p1", "p2", "p3", "s1", "s2"}, seed)
+        assert s.whole and len(s.photos) == 1 and "p2" not in s.photos
+        assert {many[i]["photo"] for i in s.back} == set(s.photos)
+        assert set(s.photos).isdisjoint(many[i]["photo"] for i in s.train)
+    # photos not kept (a deck enrolled before they were) are never held back whole
+    assert split_examples(many, set(), 0).photos == []
+
+
+def test_the_photo_check_counts_exact_and_false_cards() -> None:
+    from types import SimpleNamespace
+
+    from scorekeeper.training.adapt import match_cards
+
+    def read(card: str, *centres: tuple[float, float], conf: float = 0.9) -> SimpleNamespace:
+        return SimpleNamespace(card=card, confidence=conf, indices=[
+            SimpleNamespace(det=SimpleNamespace(centre=c)) for c in centres])
+
+    truth = [("AC", [(0.0, 0.0, 10.0, 10.0), (90.0, 90.0, 100.0, 100.0)], True),
+             ("2C", [(20.0, 0.0, 30.0, 10.0)], False),  # trained on: its exactness not counted
+             ("3C", [(40.0, 0.0, 50.0, 10.0)], True)]
+    assert match_cards([read("AC", (5, 5), (95, 95)), read("2C", (25, 5)),
+                        read("3C", (45, 5))], truth) == (2, 0)
+    # one index read twice (a detector finding it twice): the second is false
+    assert match_cards([read("AC", (5, 5)), read("AC", (95, 95), conf=0.8)], truth) == (1, 1)
+    # a wrong card, a card on no labelled card, a wrong card where exactness is not counted
+    assert match_cards([read("4C", (45, 5)), read("AC", (70, 70)), read("3C", (25, 5))],
+                       truth) == (0, 3)
+
+
+def test_a_model_worse_on_either_count_is_refused() -> None:
+    from scorekeeper.training.adapt import Reads, choose_mix, refusal
+
+    generic = Reads(53, 53, 1)
+    assert refusal(Reads(53, 53, 1), {"generic": generic}) is None
+    assert "false cards" in str(refusal(Reads(53, 53, 2), {"generic": generic}))
+    assert "exactly" in str(refusal(Reads(53, 52, 0), {"generic": generic}))
+    assert "current" in str(refusal(Reads(53, 53, 1), {"generic": generic,
+                                                       "current": Reads(53, 53, 0)}))
+    # deck-a2 (docs/decks.md): its adapted detector read the rendered held-back scenes
+    # better (384 exact, 12 false against the generic model's 379, 13) and was installed,
+    # then read 21 cards twice on game tables. Its networks put through the check:
+    scenes = {("classifier", "detector"): (384, 12), ("classifier",): (378, 14),
+              ("detector",): (374, 14)}
+    # enrolled from 5 photos, one held back whole: the detector finds an index twice there
+    reads = {("classifier", "detector"): Reads(27, 26, 2), ("classifier",): Reads(27, 27, 1),
+             ("detector",): Reads(27, 26, 2)}
+    assert choose_mix(scenes, (379, 13), reads, {"generic": Reads(27, 27, 1)}, True) == ()
+    # from 2 photos none can be held back whole, and both read as the generic model does:
+    # no detector is installed on that evidence (nor a classifier without a gain)
+    two = {("classifier", "detector"): Reads(11, 11, 1), ("classifier",): Reads(11, 11, 1),
+           ("detector",): Reads(11, 11, 2)}
+    assert choose_mix(scenes, (379, 13), two, {"generic": Reads(11, 11, 1)}, False) == ()
+    assert choose_mix(scenes, (377, 14), two, {"generic": Reads(11, 11, 1)}, False) == \
+        ("classifier",)
+    # without kept photos a detector is never installed; a classifier may be, on the scenes
+    assert choose_mix(scenes, (377, 14), {}, {}, False) == ("classifier",)
+    # photos held back whole read no worse, the scenes better: the best mix on the photos
+    reads[("classifier", "detector")] = Reads(27, 27, 0)
+    assert choose_mix(scenes, (379, 13), reads, {"generic": Reads(27, 27, 1)}, True) == \
+        ("classifier", "detector")
+
+
+def test_a_worse_classifier_is_never_installed(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A classifier that misreads cards, planted where the trained one would be, with a
+    crop check claiming a gain: the held-back photos, read whole, refuse it."""
+    import scorekeeper.training.adapt as adapt
+    from scorekeeper.decks.profile import open_deck
+    from scorekeeper.training.synth.fallback import fallback_deck
+    from scorekeeper.training.synth.tables import with_joker
+
+    monkeypatch.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SCOREKEEPER_CARDS", str(tmp_path / "no-art"))  # the drawn deck only
+    deck = with_joker(fallback_deck())
+    photos = []
+    for n in (1, 2):
+        photos.append(tmp_path / f"photo{n}.jpg")
+        cv2.imwrite(str(photos[-1]), adapt.render_enrolment(deck, n, seed=11))
+    assert main(["deck", "enrol", "drawn", *map(str, photos)]) == 0
+    profile = open_deck(tmp_path / "data", "drawn")
+    # the whole photos are kept with the crops, each named on its rows
+    rows = profile.examples()
+    assert {r["photo"] for r in rows} == {p.name for p in profile.photos_dir.glob("*.jpg")}
+    assert len({r["photo"] for r in rows}) == 2
+
+    def worse(model, next_batch, seconds, what, out) -> int:  # type: ignore[no-untyped-def]
+        import torch
+
+        with torch.no_grad():  # every card answered as the next card: AC → 2C, ...
+            head = model[-1]
+            head.weight[:53] = torch.roll(head.weight[:53].clone(), 1, dims=0)
+            head.bias[:53] = torch.roll(head.bias[:53].clone(), 1, dims=0)
+        return 1
+
+    real_check = adapt._check
+
+    def claims_a_gain(*args: object) -> dict[str, Any]:
+        check = real_check(*args)  # type: ignore[arg-type]
+        check["adapted_key"] = (2.0, 0)  # better than any rival could read the crops
+        return check
+
+    monkeypatch.setattr(adapt, "_fine_tune", worse)
+    monkeypatch.setattr(adapt, "_check", claims_a_gain)
+    outcome = adapt.adapt_deck(profile, ROOT / "models", minutes=0.1)
+    assert not outcome.installed, outcome.message
+    assert "held-back photos" in outcome.message
+    photos_check = outcome.check["photos"]
+    assert photos_check["adapted"][1] > photos_check["generic"][1]  # false cards
+    assert profile.classifier_path is None and not (profile.folder / "cards-cls.onnx").exists()
+    assert not (profile.folder / ".adapt-cls").exists()
+
+
+def test_a_photo_is_forgotten_with_its_last_example(tmp_path: Path) -> None:
+    from scorekeeper.decks.examples import Example, cap_learned, delete_learned, store
+    from scorekeeper.decks.profile import create_or_open
+
+    profile, _ = create_or_open(tmp_path, "home")
+    image = np.full((120, 160, 3), 90, np.uint8)
+    card = [Example("QD", (10, 10, 40, 60), "g"), Example("none", (90, 10, 120, 60), "n")]
+    store(profile, image, card, "enrol:p1.jpg")
+    for k in range(3):
+        store(profile, image, card, f"scan:1:{k}")
+    store(profile, image, [Example("none", (90, 10, 120, 60), "n")], "scan:1:3")  # no card
+    assert len(list(profile.photos_dir.glob("*.jpg"))) == 4
+    assert cap_learned(profile, 3) == 4  # the two oldest scans' examples, and their photos
+    assert {r["photo"] for r in profile.examples() if "photo" in r} == \
+        {p.name for p in profile.photos_dir.glob("*.jpg")}
+    assert len(list(profile.photos_dir.glob("*.jpg"))) == 2
+    delete_learned(profile)
+    assert [p.name for p in profile.photos_dir.glob("*.jpg")] == [profile.examples()[0]["photo"]]
+
+
+def test_game_tables_become_a_labels_file_as_confirmed_scans_store_them(
+        tmp_path: Path) -> None:
+    """The curve's scans (docs/decks.md): the reader's boxes, the labels' codes, nothing
+    the reader did not find; `deck add` takes the file as it is."""
+    from scorekeeper.decks.labels import read_labels
+    from scorekeeper.training.scan_labels import write_scans
+    from scorekeeper.training.synth import games
+    from scorekeeper.training.synth.fallback import fallback_deck
+
+    games.render_games(tmp_path / "tables", 2, [fallback_deck()], games.SETUPS["a3"], seed=3,
+                       players=(2, 2))
+    got = write_scans(tmp_path / "tables", 5, tmp_path / "out" / "scans.jsonl")
+    assert got["scans"] == 2 and 0 < got["cards"] <= got["labelled"]
+    photos = read_labels(tmp_path / "out" / "scans.jsonl")
+    assert sum(len(p.cards) for p in photos) == got["cards"]
+    for photo in photos:
+        truth = {o["card"] for o in json.loads(
+            (tmp_path / "tables" / "cards" / f"{photo.path.stem}.json").read_text())}
+        assert {c for c, _ in photo.cards} <= truth

@@ -31,13 +31,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], func: C
                      help='JSON lines: {"image": "PATH", "cards": [{"card": "QD", '
                           '"box": [x1, y1, x2, y2]}]}; PATH relative to the file')
     adapt = actions.add_parser("adapt", help="fine-tune the classifier on the deck; installed "
-                                             "only if it reads held-back examples better")
+                                             "only if it reads held-back photos no worse "
+                                             "and shows a gain")
     adapt.add_argument("name")
     adapt.add_argument("--minutes", type=float, default=5.0, help="training time (default 5)")
     adapt.add_argument("--scenes", action="store_true",
                        help="experimental: render scenes of the deck from its enrolled indices "
                             "and fine-tune the detector and classifier on them (docs/decks.md: "
-                            "measured no better yet)")
+                            "its detector has read held-back photos worse)")
     adapt.add_argument("--classifier-only", action="store_true",
                        help="with --scenes: keep the generic detector")
     adapt.add_argument("--seed", type=int, default=0)

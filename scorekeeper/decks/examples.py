@@ -3,6 +3,10 @@
 A stored crop covers twice the reader's crop (`vision.classifier.crop_index`) at the same
 resolution, so its middle 48 px are exactly what the reader would classify, and adaptation
 can shift, scale and turn it without running out of picture.
+
+The whole photo is kept too (`photos/`, named on each of its rows as `photo`): `deck adapt`
+holds some photos back whole and reads them with the full reader before it installs a
+model, which crops alone cannot tell (a detector that finds one index twice).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from scorekeeper.vision.classifier import CROP, MARGIN, crop_index
 STORE = 2 * CROP  # stored crop side, px
 STORE_MARGIN = (2 * (1 + 2 * MARGIN) - 1) / 2  # twice the reader's crop, same px per unit
 NONE = "none"
+PHOTO_QUALITY = 92  # JPEG quality of a kept photo: the check reads it as the camera gave it
 Box = tuple[float, float, float, float]
 
 
@@ -73,18 +78,34 @@ def _next_number(profile: DeckProfile) -> int:
 
 def store(profile: DeckProfile, image: np.ndarray, examples: list[Example],
           source: str) -> list[dict[str, Any]]:
-    """Write each example's crop under the profile and list it; returns the rows added."""
+    """Write each example's crop under the profile and list it, and keep the whole photo
+    when it holds a card (named on its rows as `photo`); returns the rows added."""
     start = _next_number(profile)
     profile.examples_dir.mkdir(parents=True, exist_ok=True)
+    photo: dict[str, str] = {}
+    if any(ex.card != NONE for ex in examples):
+        profile.photos_dir.mkdir(parents=True, exist_ok=True)
+        name = f"{start:06d}.jpg"
+        if not cv2.imwrite(str(profile.photos_dir / name), image,
+                           [cv2.IMWRITE_JPEG_QUALITY, PHOTO_QUALITY]):
+            raise OSError(f"cannot write {profile.photos_dir / name}")
+        photo = {"photo": name}
     rows = []
     for k, ex in enumerate(examples):
         name = f"{start + k:06d}.png"
         if not cv2.imwrite(str(profile.examples_dir / name), cut(image, ex.box)):
             raise OSError(f"cannot write {profile.examples_dir / name}")
         rows.append({"file": name, "card": ex.card, "group": ex.group, "source": source,
-                     "box": [round(v, 1) for v in ex.box]})
+                     "box": [round(v, 1) for v in ex.box], **photo})
     profile.add_examples(rows)
     return rows
+
+
+def kept_photos(profile: DeckProfile, rows: list[dict[str, Any]]) -> set[str]:
+    """The whole photos `rows` name that are still on disk (a deck enrolled before photos
+    were kept has none)."""
+    names = {str(r["photo"]) for r in rows if r.get("photo")}
+    return {n for n in names if (profile.photos_dir / n).is_file()}
 
 
 def load_crops(profile: DeckProfile) -> tuple[list[np.ndarray], list[dict[str, Any]]]:
@@ -108,9 +129,13 @@ def is_learned(row: dict[str, Any]) -> bool:
 
 
 def _drop(profile: DeckProfile, keep: list[dict[str, Any]], drop: list[dict[str, Any]]) -> int:
+    """Forget the `drop` rows, their crops, and each photo no kept row names any more."""
     profile.replace_examples(keep)
     for row in drop:
         (profile.examples_dir / str(row["file"])).unlink(missing_ok=True)
+    named = {r.get("photo") for r in keep}
+    for photo in {r.get("photo") for r in drop} - named - {None}:
+        (profile.photos_dir / str(photo)).unlink(missing_ok=True)
     return len(drop)
 
 

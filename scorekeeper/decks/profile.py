@@ -2,7 +2,10 @@
 
     <data dir>/decks/NAME/deck.json       the manifest (below)
     <data dir>/decks/NAME/examples/       labelled crops, one PNG each
-    <data dir>/decks/NAME/examples.jsonl  one line a crop: file, card ("none": no index), group
+    <data dir>/decks/NAME/examples.jsonl  one line a crop: file, card ("none": no index), group,
+                                          source, box, photo
+    <data dir>/decks/NAME/photos/         the whole photos the crops were cut from (JPEG): the
+                                          install check reads held-back ones whole
     <data dir>/decks/NAME/cards-cls.onnx  the adapted classifier, once `deck adapt` beat the
                                           generic one on the deck's held-back examples
     <data dir>/decks/NAME/cards-det.onnx  the adapted detector, likewise (either or both)
@@ -28,6 +31,7 @@ from scorekeeper.files import write_atomic
 MANIFEST = "deck.json"
 EXAMPLES = "examples"
 EXAMPLE_LIST = "examples.jsonl"
+PHOTOS = "photos"
 CLASSIFIER = "cards-cls.onnx"
 DETECTOR = "cards-det.onnx"
 VERSION = 1
@@ -64,6 +68,10 @@ class DeckProfile:
     @property
     def examples_dir(self) -> Path:
         return self.folder / EXAMPLES
+
+    @property
+    def photos_dir(self) -> Path:
+        return self.folder / PHOTOS
 
     @property
     def classifier_path(self) -> Path | None:
@@ -131,6 +139,11 @@ class DeckProfile:
                      f"{c.get('adapted', 0):.1%} against the generic model's "
                      f"{c.get('generic', 0):.1%} "
                      f"({c.get('held_back', '?')} {c.get('unit', 'crops')})")
+            photos = c.get("photos")
+            if isinstance(photos, dict) and "adapted" in photos:
+                model += (f"; held-back photos, {photos.get('cards')} cards: exact/false "
+                          f"{photos['adapted'][0]}/{photos['adapted'][1]} against the generic "
+                          f"model's {photos['generic'][0]}/{photos['generic'][1]}")
         else:
             model = "not adapted yet (reads with the generic model)"
         det = self.manifest.get("detector")

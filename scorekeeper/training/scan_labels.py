@@ -1,0 +1,79 @@
+"""Rendered game tables → a `deck add --labels` file, as confirmed scans would store them.
+
+`python -m scorekeeper.training.scan_labels TABLES --count 20 --out scans.jsonl`
+
+Learning from play (`web/learn.py`) stores a scan's cards as the players confirmed them:
+each card the reader found keeps the reader's box, with its code corrected where it was
+wrong; a card the reader read that is not there was removed by the players and is not
+sent; a card the reader missed was added by hand, has no box and is not sent either. So
+each table of `synth games` (its labels say which card lies where) is read with the
+generic model and its reads matched to the labels as `scorekeeper eval` matches them; the
+figures of docs/decks.md (the curve) add the first N tables of a set rendered apart from
+the test tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.vision.evaluate import read_labels
+from scorekeeper.vision.reader import MODELS, CardReader, load_image
+
+
+def confirmed(reader: CardReader, image_path: Path, labels: Path) -> list[dict[str, Any]]:
+    """The cards a confirmed scan of this table would send: the reader's boxes, the
+    labels' codes; reads on no labelled card (or on one taken already) are dropped."""
+    truth: dict[int, tuple[str, list[list[float]]]] = {}
+    for o in read_labels(labels):
+        if o["kind"] == "index":
+            truth.setdefault(o["card_id"], (o["card"], []))[1].append(o["box"])
+    claimed: set[int] = set()
+    out = []
+    for card in sorted(reader.read(load_image(image_path)).cards, key=lambda c: -c.confidence):
+        centres = [r.det.centre for r in card.indices]
+        under = [k for k, (_, boxes) in truth.items() if k not in claimed and any(
+            b[0] <= x <= b[2] and b[1] <= y <= b[3] for x, y in centres for b in boxes)]
+        hit = next((k for k in under if truth[k][0] == card.card), under[0] if under else None)
+        if hit is None:
+            continue
+        claimed.add(hit)
+        out.append({"card": truth[hit][0], "box": [round(v, 1) for v in card.box]})
+    return out
+
+
+def write_scans(tables: Path, count: int, out: Path, models: Path = MODELS) -> dict[str, int]:
+    """The first `count` tables of `tables` as a labels file at `out`; what it holds."""
+    reader = CardReader(models)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lines, cards, labelled = [], 0, 0
+    for meta in sorted((tables / "cards").glob("*.json"))[:count]:
+        image = tables / "images" / f"{meta.stem}.jpg"
+        sent = confirmed(reader, image, meta)
+        cards += len(sent)
+        labelled += len({o["card_id"] for o in read_labels(meta) if o["kind"] == "index"})
+        lines.append(json.dumps({"image": os.path.relpath(image, out.parent), "cards": sent}))
+    out.write_text("\n".join(lines) + "\n")
+    return {"scans": len(lines), "cards": cards, "labelled": labelled}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scorekeeper.training.scan_labels",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("tables", type=Path, help="a `synth games` folder")
+    parser.add_argument("--count", type=int, required=True, help="its first COUNT tables")
+    parser.add_argument("--out", type=Path, required=True, help="the labels file to write")
+    parser.add_argument("--models", type=Path, default=MODELS)
+    args = parser.parse_args(argv)
+    got = write_scans(args.tables, args.count, args.out, args.models)
+    sys.stdout.write(f"{args.out}: {got['scans']} scans, {got['cards']} of their "
+                     f"{got['labelled']} cards confirmed with the reader's box\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
