@@ -8,7 +8,9 @@ Run: `.venv/bin/python -m pytest tests/test_browser_club.py -m browser`.
 
 from __future__ import annotations
 
+import json
 import random
+import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +55,9 @@ def hand(rng: random.Random, variant: str, players: list[dict[str, Any]]) -> dic
     return {"type": "hand", "players": rows}
 
 
+TOKENS: dict[str, str] = {}
+
+
 def evening(path: Path) -> dict[str, int]:
     """A club night under way: 12 tables, finished games for the standings, a guest."""
     rng = random.Random(7)
@@ -67,7 +72,7 @@ def evening(path: Path) -> dict[str, int]:
     variants = ["chicago", "rummy", "rummy500", "chicago"]
     for n in range(1, 13):
         name = f"table-{n:02d}"
-        tables.add(name)
+        TOKENS[name] = tables.add(name)
         variant = variants[n % len(variants)]
         for round_ in range(2):  # a finished game, then the one being played
             seats = rng.sample(MEMBERS, 4 if variant == "chicago" else 3)
@@ -143,7 +148,14 @@ def test_the_big_screen_shows_every_table_and_the_standings_live(
     card = tv.tid("club-card-table-01")
     before = card.locator(".club-player-total").all_inner_texts()
     body = hand(random.Random(1), game["variant"], game["players"])
-    server.api("POST", f"/api/games/{gid}/hands", {"players": body["players"]})
+    # as its table sends it: a forwarded game is scored at the table, never at the club
+    sync = {"games": [], "events": [{"table_game_id": 2, "seq": game["seq"] + 1,
+                                     "body": {"type": "hand", "players": body["players"]}}]}
+    req = urllib.request.Request(f"{server.url}/api/club/sync", json.dumps(sync).encode(),
+                                 {"Authorization": f"Bearer {TOKENS['table-01']}",
+                                  "Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=5) as answer:
+        assert answer.status == 200
     expect(card.locator(".club-player-total")).not_to_have_text(before,
                                                                 timeout=LIVE_S * 1000)
 
