@@ -7,7 +7,6 @@ The work is in scorekeeper/club (league*.py, standings.py); these only translate
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, TypeVar, cast
@@ -35,7 +34,7 @@ from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
 from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
 from scorekeeper.web.errors import ApiError
-from scorekeeper.web.events import RETRY_MS, EventStream
+from scorekeeper.web.events import RETRY_MS, EventStream, relay
 from scorekeeper.web.hub import Hub, sse_message
 from scorekeeper.web.models import HTML, MAX_TEXT, refusals
 from scorekeeper.web.pages import STATIC_DIR
@@ -137,18 +136,8 @@ async def _stream(feed: ClubFeed, hub: Hub, season: str | None, client: str,
         sent = view["seq"]
         yield f"retry: {RETRY_MS}\n\n"
         yield sse_message(view)
-        while True:
-            try:
-                item = await asyncio.wait_for(queue.get(), keepalive)
-            except TimeoutError:
-                yield ": keep-alive\n\n"
-                continue
-            if item is None:
-                return
-            seq, message = item
-            if seq > sent:
-                sent = seq
-                yield message
+        async for message in relay(queue, sent, keepalive):
+            yield message
     finally:
         hub.unsubscribe(channel, queue, client)
         if joined:

@@ -14,7 +14,7 @@ from fastapi.responses import StreamingResponse
 from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
 from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
-from scorekeeper.web.hub import REFUSED_RETRY_S, Hub, StreamRefused, sse_message
+from scorekeeper.web.hub import REFUSED_RETRY_S, Hub, Item, StreamRefused, sse_message
 
 log = logging.getLogger(__name__)
 
@@ -48,20 +48,28 @@ async def _stream(
         yield f"retry: {RETRY_MS}\n\n"
         if last_id != str(sent):
             yield sse_message(view)
-        while True:
-            try:
-                item = await asyncio.wait_for(queue.get(), keepalive)
-            except TimeoutError:
-                yield ": keep-alive\n\n"
-                continue
-            if item is None:
-                return
-            seq, message = item
-            if seq > sent:
-                sent = seq
-                yield message
+        async for message in relay(queue, sent, keepalive):
+            yield message
     finally:
         hub.unsubscribe(game_id, queue, client)
+
+
+async def relay(queue: asyncio.Queue[Item], sent: int,
+                keepalive: float) -> AsyncIterator[str]:
+    """The hub's messages newer than `sent`, a keep-alive comment when quiet, until the hub
+    ends the stream (None): one loop for the game stream and the club's."""
+    while True:
+        try:
+            item = await asyncio.wait_for(queue.get(), keepalive)
+        except TimeoutError:
+            yield ": keep-alive\n\n"
+            continue
+        if item is None:
+            return
+        seq, message = item
+        if seq > sent:
+            sent = seq
+            yield message
 
 
 @public
