@@ -90,7 +90,7 @@ def cmd_add(data_dir: Path, models: Path, name: str, labels: Path, out: TextIO) 
         image = load_image(photo.path)
         dets, _ = reader.detect(image)
         examples = photo_examples(image, photo, dets, rng)
-        store(profile, image, examples, f"{labels.name}:{photo.line}")
+        store(profile, image, examples, f"{labels.name}:{photo.line}", photo.unboxed)
         added += sum(e.card != "none" for e in examples)
     out.write(f"{'created' if created else 'added to'} deck {name!r}: {added} index crops "
               f"from {len(photos)} photos; {profile.summary()}\n"

@@ -6,7 +6,9 @@ can shift, scale and turn it without running out of picture.
 
 The whole photo is kept too (`photos/`, named on each of its rows as `photo`): `deck adapt`
 holds some photos back whole and reads them with the full reader before it installs a
-model, which crops alone cannot tell (a detector that finds one index twice).
+model, which crops alone cannot tell (a detector that finds one index twice). A card the
+photo shows whose place nobody marked (added by hand to a confirmed scan) has no crop; it
+is listed on each of the photo's rows as `unboxed` (absent: none), so the check counts it.
 """
 
 from __future__ import annotations
@@ -77,9 +79,10 @@ def _next_number(profile: DeckProfile) -> int:
 
 
 def store(profile: DeckProfile, image: np.ndarray, examples: list[Example],
-          source: str) -> list[dict[str, Any]]:
+          source: str, unboxed: list[str] | None = None) -> list[dict[str, Any]]:
     """Write each example's crop under the profile and list it, and keep the whole photo
-    when it holds a card (named on its rows as `photo`); returns the rows added."""
+    when it holds a card (named on its rows as `photo`, with the `unboxed` cards it shows
+    too); returns the rows added."""
     start = _next_number(profile)
     profile.examples_dir.mkdir(parents=True, exist_ok=True)
     photo: dict[str, str] = {}
@@ -89,7 +92,7 @@ def store(profile: DeckProfile, image: np.ndarray, examples: list[Example],
         if not cv2.imwrite(str(profile.photos_dir / name), image,
                            [cv2.IMWRITE_JPEG_QUALITY, PHOTO_QUALITY]):
             raise OSError(f"cannot write {profile.photos_dir / name}")
-        photo = {"photo": name}
+        photo = {"photo": name, **({"unboxed": list(unboxed)} if unboxed else {})}
     rows = []
     for k, ex in enumerate(examples):
         name = f"{start + k:06d}.png"
@@ -106,6 +109,13 @@ def kept_photos(profile: DeckProfile, rows: list[dict[str, Any]]) -> set[str]:
     were kept has none)."""
     names = {str(r["photo"]) for r in rows if r.get("photo")}
     return {n for n in names if (profile.photos_dir / n).is_file()}
+
+
+def unboxed_cards(rows: list[dict[str, Any]], photo: str) -> list[str]:
+    """The cards photo `photo` shows without a box (each of its rows lists them all; rows
+    stored before they were kept have none)."""
+    listed = next((r.get("unboxed") for r in rows if r.get("photo") == photo), None)
+    return [str(c) for c in listed] if isinstance(listed, list) else []
 
 
 def load_crops(profile: DeckProfile) -> tuple[list[np.ndarray], list[dict[str, Any]]]:

@@ -4,13 +4,17 @@ One JSON object a line: `{"image": "PATH", "cards": [{"card": "QD", "box": [x1, 
 PATH relative to the file's folder, `box` in image pixels: the whole card, or for a covered
 card its visible corner index. The whole file is checked before anything is stored, so a
 bad line (named) leaves the deck as it was.
+
+Optionally `"unboxed": ["7H"]`: cards the photo shows whose place nobody marked, as a
+confirmed scan has them (a card the players added by hand). They give no crop; the install
+check counts them on the photo, so a model that finds one is not charged a false card.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +36,7 @@ class LabelledPhoto:
     line: int
     path: Path
     cards: list[tuple[str, Box]]
+    unboxed: list[str] = field(default_factory=list)  # shown, but where is not known
 
 
 def _card(value: object, where: str) -> str:
@@ -86,7 +91,11 @@ def read_labels(path: Path) -> list[LabelledPhoto]:
             if not isinstance(item, dict):
                 raise DeckError(f'{at}: expected {{"card": "QD", "box": [x1, y1, x2, y2]}}')
             cards.append((_card(item.get("card"), at), _box(item.get("box"), size, at)))
-        photos.append(LabelledPhoto(number, image_path, cards))
+        unboxed = obj.get("unboxed", [])
+        if not isinstance(unboxed, list):
+            raise DeckError(f'{where}: "unboxed" must be a list of cards, got {unboxed!r}')
+        photos.append(LabelledPhoto(number, image_path, cards, [
+            _card(c, f"{where}, unboxed card {k}") for k, c in enumerate(unboxed, start=1)]))
     if not photos:
         raise DeckError(f"{path}: no labelled photos in it")
     return photos

@@ -15,7 +15,10 @@ then read 21 cards twice on game tables). It must also show a gain: more cards, 
 false ones, on those photos, or more held-back crops read right under augmentation (the
 hard cases adapting is for). Where no photo can be spared (2 enrolment photos are the two
 halves of the deck), a fifth of the physical cards is held back and the check reads every
-kept photo, exactness counted on the held-back cards, false cards everywhere.
+kept photo, exactness counted on the held-back cards, false cards everywhere. A card a
+photo shows without a box (added by hand to a confirmed scan) is never trained on: the
+check counts it, and a read card on no labelled card that names it is that card, read
+exactly (`match_cards`).
 
 `adapt_deck_scenes` (`deck adapt --scenes`, experimental) learns the deck where its cards
 are lost instead: scenes rendered from its enrolled indices (`synth/enrolled.py`) and of
@@ -42,7 +45,14 @@ from typing import TextIO
 import cv2
 import numpy as np
 
-from scorekeeper.decks.examples import STORE, centre_crop, cut, kept_photos, load_crops
+from scorekeeper.decks.examples import (
+    STORE,
+    centre_crop,
+    cut,
+    kept_photos,
+    load_crops,
+    unboxed_cards,
+)
 from scorekeeper.decks.profile import DeckError, DeckProfile
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES
 from scorekeeper.vision.classifier import CROP
@@ -129,12 +139,13 @@ def split_examples(rows: list[dict], kept: set[str], seed: int) -> Split:
 class HeldPhoto:
     path: Path
     cards: list[tuple[str, list[Box], bool]]  # code, its index boxes, counted for exactness
+    unboxed: tuple[str, ...] = ()  # cards it shows where nobody marked: always counted
 
 
 @dataclass(frozen=True)
 class Reads:
     """One model's reading of the held-back photos."""
-    cards: int  # labelled cards counted for exactness
+    cards: int  # labelled cards counted for exactness, unboxed ones included
     exact: int
     false: int  # read cards on no labelled card, second readings of one, wrong ones
 
@@ -143,7 +154,8 @@ class Reads:
 
 
 def held_photos(profile: DeckProfile, rows: list[dict], split: Split) -> list[HeldPhoto]:
-    """The check's photos with their truth: each physical card's code and index boxes."""
+    """The check's photos with their truth: each physical card's code and index boxes, and
+    the cards each shows without a box."""
     back = {rows[i]["group"] for i in split.back}
     out = []
     for name in split.photos:
@@ -153,7 +165,8 @@ def held_photos(profile: DeckProfile, rows: list[dict], split: Split) -> list[He
                 groups.setdefault(r["group"], (r["card"], []))[1].append(tuple(r["box"]))
         out.append(HeldPhoto(profile.photos_dir / name,
                              [(c, b, split.whole or g in back)
-                              for g, (c, b) in groups.items()]))
+                              for g, (c, b) in groups.items()],
+                             tuple(unboxed_cards(rows, name))))
     return out
 
 
@@ -161,18 +174,26 @@ def _inside(pt: tuple[float, float], box: Box) -> bool:
     return box[0] <= pt[0] <= box[2] and box[1] <= pt[1] <= box[3]
 
 
-def match_cards(read: list, truth: list[tuple[str, list[Box], bool]]) -> tuple[int, int]:
+def match_cards(read: list, truth: list[tuple[str, list[Box], bool]],
+                unboxed: tuple[str, ...] | list[str] = ()) -> tuple[int, int]:
     """(exact, false) of one photo, as `scorekeeper eval` counts them: a read card sits on a
     labelled card when one of its indices' centres lies in that card's index boxes (the one
-    it names first, where boxes overlap); a read card on none, or on one already taken, or
-    naming another card is false. Exact cards are counted only where `truth` says so."""
+    it names first, where boxes overlap); a read card on one already taken, or naming
+    another card is false. Exact cards are counted only where `truth` says so. A read card
+    on no labelled card is the photo's `unboxed` card of its code while one is left (read
+    exactly: the players said the photo shows it, nobody said where), else false."""
     claimed: set[int] = set()
+    left = list(unboxed)
     exact = false = 0
     for card in sorted(read, key=lambda c: -c.confidence):
         centres = [r.det.centre for r in card.indices]
-        under = [k for k, t in enumerate(truth) if k not in claimed
-                 and any(_inside(c, b) for c in centres for b in t[1])]
+        on = [k for k, t in enumerate(truth) if any(_inside(c, b) for c in centres for b in t[1])]
+        under = [k for k in on if k not in claimed]
         hit = next((k for k in under if truth[k][0] == card.card), under[0] if under else None)
+        if hit is None and not on and card.card in left:
+            left.remove(card.card)
+            exact += 1
+            continue
         if hit is None:
             false += 1
             continue
@@ -188,9 +209,9 @@ def read_photos(reader, photos: list[HeldPhoto], images: list[np.ndarray]) -> Re
     """Read each held-back photo whole with `reader` (a CardReader)."""
     exact = false = 0
     for photo, image in zip(photos, images, strict=True):
-        e, f = match_cards(reader.read(image).cards, photo.cards)
+        e, f = match_cards(reader.read(image).cards, photo.cards, photo.unboxed)
         exact, false = exact + e, false + f
-    return Reads(sum(c[2] for p in photos for c in p.cards), exact, false)
+    return Reads(sum(sum(c[2] for c in p.cards) + len(p.unboxed) for p in photos), exact, false)
 
 
 def refusal(candidate: Reads, rivals: dict[str, Reads]) -> str | None:
