@@ -93,7 +93,7 @@ def test_a_game_names_its_deck_and_a_saved_scan_teaches_it(server: Server,
     wait_photo(admin)
     expect(admin.tid("scan-deck-warnings")).to_have_text(WARNING)
     expect(admin.tid("scan-learns")).to_be_visible()
-    # correct the misread 10♥, add a card by hand (it has no box: not learned from)
+    # correct the misread 10♥, add a card by hand (no box: sent by its code, kept unboxed)
     admin.tid("scan-label-2").locator(".scan-label-main").click()
     admin.tid("scan-suit-C").click()
     admin.tid("scan-rank-10").click()
@@ -110,7 +110,8 @@ def test_a_game_names_its_deck_and_a_saved_scan_teaches_it(server: Server,
     admin.page.wait_for_timeout(300)
     assert confirmed == [{"cards": [
         {"read": 0, "card": "10H"}, {"read": 1, "card": "10D"}, {"read": 2, "card": "10C"},
-        {"read": 3, "card": "QS"}, {"read": 4, "card": "QD"}, {"read": 5, "card": "AS"}]}]
+        {"read": 3, "card": "QS"}, {"read": 4, "card": "QD"}, {"read": 5, "card": "AS"}],
+        "added": ["5S"]}]
 
 
 def test_improve_this_deck_shows_progress_and_cancels(server: Server, admin: Phone) -> None:

@@ -126,8 +126,9 @@ def test_a_broken_deck_model_reads_generic_and_says_so(client: TestClient,
 
 # ---- learning from play -------------------------------------------------------------------
 
-def _confirm(c: TestClient, scan: dict, cards: list[dict]) -> dict:
-    r = c.post(f"/api/scans/{scan['id']}/confirm", headers=ADMIN, json={"cards": cards})
+def _confirm(c: TestClient, scan: dict, cards: list[dict], **extra: object) -> dict:
+    r = c.post(f"/api/scans/{scan['id']}/confirm", headers=ADMIN,
+               json={"cards": cards, **extra})
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -138,16 +139,18 @@ def test_a_confirmed_scan_is_stored_and_used_by_the_next_adaptation(
     scan = _scan(client, _game(client, deck="home")["id"])
     read = scan["cards"]
     assert len(read) >= 4
-    # the players corrected the first card, removed the second; a card they added by hand
-    # has no reader's box and is not sent
+    # the players corrected the first card, removed the second, and added one by hand: it
+    # has no reader's box, so it is sent by its code and kept with the photo, unboxed
     fixed = "AS" if read[0]["card"] != "AS" else "KD"
     cards = [{"read": 0, "card": fixed}] + [{"read": i, "card": c["card"]}
                                              for i, c in enumerate(read) if i > 1]
-    answer = _confirm(client, scan, cards)
+    answer = _confirm(client, scan, cards, added=["7h"])
     assert answer["deck"] == "home" and answer["learned"] >= len(cards)
+    assert answer["unboxed"] == 1
     rows = open_deck(tmp_path, "home").examples()
     learned = [r for r in rows if r["source"].startswith("scan:1:")]
     assert learned and len(rows) == answer["examples"]
+    assert all(r["unboxed"] == ["7H"] for r in learned)  # the install check counts it
     assert fixed in {r["card"] for r in learned}
     assert read[1]["card"] not in {r["card"] for r in learned} - {c["card"] for c in cards}
     assert any(r["card"] == "none" for r in learned)  # the table between the cards
@@ -187,6 +190,9 @@ def test_bad_confirmations_are_refused(client: TestClient) -> None:
     assert r.status_code == 422 and f"no card {n}" in r.json()["detail"]
     r = client.post(url, headers=ADMIN, json={"cards": [{"read": 0, "card": "ZZ"}]})
     assert r.status_code == 422
+    r = client.post(url, headers=ADMIN, json={"cards": [{"read": 0, "card": "AS"}],
+                                              "added": ["ZZ"]})
+    assert r.status_code == 422 and "ZZ" in r.text
     assert client.post(url, json={"cards": []}).status_code == 401
     assert client.post("/api/scans/nope/confirm", headers=ADMIN,
                        json={"cards": []}).status_code == 404

@@ -128,6 +128,7 @@ async def confirm_scan(key: Annotated[str, PathParam(max_length=64)], body: Conf
         confirmed.append((c.read, str(parse_card(c.card))))
     if len({n for n, _ in confirmed}) < len(confirmed):
         raise ApiError(422, "cards: a card of the scan is confirmed twice")
+    added = [str(parse_card(c)) for c in body.added]
     if frames.take(key) is None:  # confirmed meanwhile by another request
         raise ApiError(404, f"scan {key[:40]} was learned from already")
     if not confirmed:
@@ -135,7 +136,7 @@ async def confirm_scan(key: Annotated[str, PathParam(max_length=64)], body: Conf
     reader = await reader_of(vision)
     try:
         answer = await run_in_threadpool(learn, settings.data_dir, reader, scan, key,
-                                         confirmed, settings.learned_max)
+                                         confirmed, settings.learned_max, added)
     except DeckError as exc:
         return JSONResponse({"learned": 0, "deck": scan.deck, "why": str(exc)})
     return JSONResponse(answer)

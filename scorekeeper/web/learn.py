@@ -3,10 +3,12 @@
 A scan of a game that names a deck keeps its frame (as read: rectified by the calibration
 when the table's camera took it) and the reader's cards in memory for a while. When the
 admin saves the hand, the page confirms the scan with the cards as the review left them
-(a read card corrected keeps the reader's box; a card added by hand has no box and is not
-sent); those become examples of the deck (`decks.examples.store`), exactly as
+(a read card corrected keeps the reader's box; a card added by hand is sent by its code
+alone); those become examples of the deck (`decks.examples.store`), exactly as
 `scorekeeper deck add` makes them from a labelled photo, and the next `deck adapt` learns
-from them. The examples learned from play are capped per deck, the oldest dropped first.
+from them. A card added by hand gives no crop: it is kept with the photo as `unboxed`, so
+the install check counts it there (a model that finds it reads it, and is not charged a
+false card). The examples learned from play are capped per deck, the oldest dropped first.
 
 The table's `learn_from_scans` setting turns it on or off; the admin's switch on the decks
 sheet changes it while the server runs and keeps the choice in <data dir>/learning.json,
@@ -85,9 +87,11 @@ def keep_frame(frame: Any, calibration: Any, cards: list[dict[str, Any]], game_i
 
 
 def learn(data_dir: Path, reader: Any, scan: KeptScan, key: str,
-          confirmed: list[tuple[int, str]], most: int) -> dict[str, Any]:
+          confirmed: list[tuple[int, str]], most: int,
+          added: list[str] | None = None) -> dict[str, Any]:
     """Store the confirmed cards of `scan` as examples of its deck; `confirmed` holds
-    (the reader's card number, the card as the players confirmed it). Returns what was
+    (the reader's card number, the card as the players confirmed it), `added` the cards
+    the players added by hand (kept with the photo, without a box). Returns what was
     learned. DeckError when the deck is gone."""
     import cv2
     import numpy as np
@@ -100,17 +104,17 @@ def learn(data_dir: Path, reader: Any, scan: KeptScan, key: str,
     if image is None:  # it was encoded here; only a fault in memory could break it
         raise DeckError("the scan's frame cannot be decoded")
     cards = [(card, scan.cards[n][1]) for n, card in confirmed]
-    photo = LabelledPhoto(0, Path(f"scan-{key}"), cards)
+    photo = LabelledPhoto(0, Path(f"scan-{key}"), cards, list(added or []))
     dets, _ = reader.detect(image)
     examples = photo_examples(image, photo, dets, random.Random(key))
     with write_lock:
         profile = open_deck(data_dir, scan.deck)
-        store(profile, image, examples, f"scan:{scan.game_id}:{key}")
+        store(profile, image, examples, f"scan:{scan.game_id}:{key}", photo.unboxed)
         dropped = cap_learned(profile, most)
         total = len(profile.examples())
     indices = sum(e.card != NONE for e in examples)
     return {"deck": scan.deck, "learned": indices, "cards": len(cards),
-            "dropped": dropped, "examples": total}
+            "unboxed": len(photo.unboxed), "dropped": dropped, "examples": total}
 
 
 def forget(data_dir: Path, deck: str) -> int:

@@ -189,9 +189,12 @@ class ConfirmedCard(_Request):
 
 
 class ConfirmScan(_Request):
-    """The scan's cards after the review; cards added by hand are left out (no box)."""
+    """The scan's cards after the review: the reader's cards by number, and the cards added
+    by hand (no box: the photo shows them, nobody marked where)."""
 
     cards: list[ConfirmedCard] = Field(max_length=4 * MAX_LISTED)
+    added: Cards = Field([], description="cards the players added by hand: stored without a "
+                                         "box, counted by the deck's install check")
 
 
 class AdaptIn(_Request):

@@ -153,8 +153,9 @@ export const api = {
     file ? scanForm(file, player) : { player, ...body }),
   /** The table's decks (public): names, examples, adapted or not, and the table's default. */
   decks: () => request('GET', '/api/decks'),
-  /** The hand with a scan's cards was saved: they teach the game's deck ({read, card}). */
-  confirmScan: (key, cards) => request('POST', `/api/scans/${enc(key)}/confirm`, { cards }),
+  /** The hand with a scan's cards was saved: they teach the game's deck ({read, card}, and
+   * the codes of the cards added by hand). */
+  confirmScan: (key, cards, added = []) => request('POST', `/api/scans/${enc(key)}/confirm`, { cards, added }),
   adaptStatus: () => request('GET', '/api/decks/adapt'),
   startAdapt: (name, minutes) => request('POST', `/api/decks/${enc(name)}/adapt`, { minutes }),
   cancelAdapt: () => request('DELETE', '/api/decks/adapt'),

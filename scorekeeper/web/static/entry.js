@@ -315,9 +315,9 @@ async function save() {
 function teachDeck(players) {
   for (const p of players) {
     if (!p.learn || p.typed) continue;
-    const { id, cards } = p.learn;
+    const { id, cards, added } = p.learn;
     p.learn = null;
-    api.confirmScan(id, cards).catch(() => {});
+    api.confirmScan(id, cards, added).catch(() => {});
   }
 }
 

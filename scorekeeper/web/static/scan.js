@@ -479,13 +479,15 @@ function editCard(id) {
 
 /**
  * What the game's deck learns once the hand is saved: the reader's cards as the review left
- * them (corrected ones included, each by its number in the scan); a card added by hand has
- * no box of the reader's and is left out. Null when this scan teaches no deck.
+ * them (corrected ones included, each by its number in the scan), and the codes of the cards
+ * added by hand (no box of the reader's: the deck keeps them with the photo, unboxed). Null
+ * when this scan teaches no deck.
  */
 function learnedCards() {
   if (!rv.learn) return null;
   const cards = rv.cards.filter((c) => c.id < rv.readCount).map((c) => ({ read: c.id, card: c.card }));
-  return cards.length ? { id: rv.learn, cards } : null;
+  const added = rv.cards.filter((c) => c.id >= rv.readCount).map((c) => c.card);
+  return cards.length ? { id: rv.learn, cards, added } : null;
 }
 
 function confirm() {
