@@ -270,4 +270,9 @@ def test_game_tables_become_a_labels_file_as_confirmed_scans_store_them(
     for photo in photos:
         truth = {o["card"] for o in json.loads(
             (tmp_path / "tables" / "cards" / f"{photo.path.stem}.json").read_text())}
-        assert {c for c, _ in photo.cards} <= truth
+        assert {c for c, _ in photo.cards} <= truth and photo.unboxed == []
+    # --unboxed: the cards the reader missed too, without a box, as the server keeps them
+    both = write_scans(tmp_path / "tables", 5, tmp_path / "out" / "both.jsonl", unboxed=True)
+    assert both["cards"] == got["cards"] and both["cards"] + both["unboxed"] == got["labelled"]
+    assert sum(len(p.unboxed) for p in read_labels(tmp_path / "out" / "both.jsonl")) == \
+        both["unboxed"]

@@ -164,3 +164,41 @@ def test_a_bad_unboxed_card_is_refused_by_its_line(tmp_path: Path, unboxed: obje
     path = _labels(tmp_path, {"image": "p.png", "cards": [{"card": "7H"}]})
     with pytest.raises(DeckError, match="line 1, card 1: box must be"):
         read_labels(path)
+
+
+# ---- `scorekeeper eval --labelled` scores them the same way ------------------------------
+
+def test_eval_labelled_counts_an_unboxed_card_found_in_no_box(tmp_path: Path) -> None:
+    from scorekeeper.vision.evaluate import eval_labelled, read_labelled
+    from tests.test_evaluate_labelled import READINGS, REAL, StandInReader, _card, _photo
+
+    path = tmp_path / "cards.jsonl"
+    path.write_text(json.dumps(_photo(unboxed=["2d", "5C"])) + "\n")
+    assert read_labelled(path)[0].unboxed == ["2D", "5C"]
+    s = eval_labelled(StandInReader(READINGS), path, REAL)  # type: ignore[arg-type]
+    # the 2D in no box is the unboxed 2D, read; the 5C nobody read is missed
+    assert (s["labelled"], s["predicted"], s["correct"], s["false"]) == (4, 4, 2, 2)
+    assert s["photos_to_correct"] == ["IMG_2385.JPG: missed 5C; read QS→QC; false KH"]
+    assert s["per_scene"]["missed_because"] == {"unknown": 1}
+    # another card in no box is still false
+    phantom = [*READINGS[:3], _card("9S", (20, 400, 40, 430))]
+    s = eval_labelled(StandInReader(phantom), path, REAL)  # type: ignore[arg-type]
+    assert (s["correct"], s["false"]) == (1, 3)
+    path.write_text(json.dumps(_photo(unboxed="2D")) + "\n")
+    with pytest.raises(ValueError, match="line 1: not a labelled photo"):
+        read_labelled(path)
+
+
+def test_the_curves_scans_list_the_cards_the_reader_missed(tmp_path: Path) -> None:
+    from scorekeeper.training.scan_labels import confirmed
+
+    cv2.imwrite(str(tmp_path / "t.jpg"), _image())
+    meta = tmp_path / "t.json"
+    meta.write_text(json.dumps([
+        {"kind": "index", "card_id": 0, "card": "QD", "box": [10, 10, 20, 20]},
+        {"kind": "index", "card_id": 0, "card": "QD", "box": [60, 60, 70, 70]},
+        {"kind": "index", "card_id": 1, "card": "7H", "box": [100, 10, 110, 20]}]))
+    found = read("QD", (15, 15))
+    found.box = (10.0, 10.0, 70.0, 70.0)
+    sent, missed = confirmed(_Reader(found), tmp_path / "t.jpg", meta)  # type: ignore[arg-type]
+    assert sent == [{"card": "QD", "box": [10.0, 10.0, 70.0, 70.0]}] and missed == ["7H"]

@@ -4,7 +4,9 @@ Held-out deck: a visible card is read exactly when one predicted card sits on on
 visible indices with its exact rank and suit. Real photographs carry rank-only, whole-card
 labels: a labelled card counts when a predicted card of the right rank has its centre in
 the box; a prediction inside no box is false. Photos labelled card by card in `deck add
---labels`' format (`eval --labelled`, e.g. models/eval/) are scored by exact card instead.
+--labels`' format (`eval --labelled`, e.g. models/eval/) are scored by exact card instead,
+a card a line names without a box (`unboxed`, as a confirmed scan's hand-added card) found
+by a prediction in no box.
 
 Per scene, what the players would have to fix before the hand counts: each missed card, each
 wrong one and each false card is one correction, and a scene with none needs no correction
@@ -271,16 +273,19 @@ def eval_real(reader: CardReader, root: Path = REAL_PHOTOS) -> dict[str, Any]:
 class PhotoLabels:
     """One line of a labels file in `deck add --labels`' format: the photo's cards with
     their boxes (whole card, or a covered card's visible corner). `complete` is false when
-    the line says `"unlabelled_cards": true`: the photo shows cards nobody boxed."""
+    the line says `"unlabelled_cards": true`: the photo shows cards nobody boxed. `unboxed`:
+    cards it shows whose place nobody marked (`"unboxed": ["7H"]`)."""
     image: str
     cards: list[tuple[str, tuple[float, float, float, float]]]
     complete: bool = True
+    unboxed: list[str] = field(default_factory=list)
 
 
 def read_labelled(path: Path) -> list[PhotoLabels]:
     """`path`'s photos (blank lines skipped); ValueError names a line that is not
-    `{"image": ..., "cards": [{"card": ..., "box": [x1, y1, x2, y2]}]}`. Card codes are
-    normalised as the rules spell them ("10H", never "TH")."""
+    `{"image": ..., "cards": [{"card": ..., "box": [x1, y1, x2, y2]}]}` (with, optionally,
+    `"unboxed": [...]` codes). Card codes are normalised as the rules spell them ("10H",
+    never "TH")."""
     from scorekeeper.rules.cards import parse_card
     from scorekeeper.rules.errors import RulesError
 
@@ -293,8 +298,12 @@ def read_labelled(path: Path) -> list[PhotoLabels]:
             cards = [(str(parse_card(c["card"])), (float(c["box"][0]), float(c["box"][1]),
                                                     float(c["box"][2]), float(c["box"][3])))
                      for c in obj["cards"]]
+            unboxed = obj.get("unboxed", [])
+            if not isinstance(unboxed, list):
+                raise TypeError(f'"unboxed" must be a list of cards, got {unboxed!r}')
             photos.append(PhotoLabels(str(obj["image"]), cards,
-                                      not obj.get("unlabelled_cards", False)))
+                                      not obj.get("unlabelled_cards", False),
+                                      [str(parse_card(c)) for c in unboxed]))
         except (json.JSONDecodeError, KeyError, TypeError, IndexError, ValueError,
                 RulesError) as exc:
             raise ValueError(f"{path.name} line {number}: not a labelled photo ({exc})") \
@@ -343,10 +352,11 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
     A labelled card is read when a predicted card of its exact code (rank and suit) has an
     index centre in its box; each prediction is matched once, surest first, to the box it
     names when it lies in several. A prediction is false when it lies in a box but names
-    another card, reads a card already read, or lies in no box at all. Boxes may be
-    missing where a photo shows cards nobody labelled (`"unlabelled_cards": true`): a
-    prediction in no box there is left out of the count (`not_counted`), neither right
-    nor false."""
+    another card, reads a card already read, or lies in no box at all, unless it names one
+    of the photo's `unboxed` cards not read yet: that card is read (each counts among the
+    labelled cards; one nobody read is missed, where is not known). Boxes may be missing
+    where a photo shows cards nobody labelled (`"unlabelled_cards": true`): a prediction in
+    no box there is left out of the count (`not_counted`), neither right nor false."""
     score = Score()
     spy = _Detections(reader)
     ignored = photos_ignoring = 0
@@ -358,6 +368,7 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
             image = load_image(_photo_path(labels, photo.image, real))
             result = reader.read(image)
             claimed: set[int] = set()
+            left = list(photo.unboxed)  # not read yet
             wrong: list[str] = []
             strays: list[str] = []
             for card in sorted(result.cards, key=lambda c: -c.confidence):
@@ -367,6 +378,11 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
                 under = [k for k in boxes if k not in claimed]
                 hit = next((k for k in under if photo.cards[k][0] == card.card),
                            under[0] if under else None)
+                if hit is None and not boxes and card.card in left:
+                    left.remove(card.card)
+                    score.predicted += 1
+                    score.correct += 1
+                    continue
                 if hit is None and not boxes and not photo.complete:
                     ignored += 1
                     continue
@@ -386,17 +402,19 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
             for k in missed:
                 score.miss_causes[_lost_where(spy, image, photo.cards[k][1],
                                               result.cards)] += 1
-            score.truth += len(photo.cards)
+            score.miss_causes["unknown"] += len(left)
+            lost = [photo.cards[k][0] for k in missed] + left
+            score.truth += len(photo.cards) + len(photo.unboxed)
             score.scenes += 1
-            score.missed += len(missed)
+            score.missed += len(lost)
             score.wrong += len(wrong)
             score.stray += len(strays)
-            score.clean += not (missed or wrong or strays)
+            score.clean += not (lost or wrong or strays)
             photos_ignoring += not photo.complete
-            if missed or wrong or strays:
+            if lost or wrong or strays:
                 fixes.append(Path(photo.image).name + ": " + "; ".join(
                     part for part in (
-                        "missed " + " ".join(photo.cards[k][0] for k in missed) if missed else "",
+                        "missed " + " ".join(lost) if lost else "",
                         "read " + " ".join(wrong) if wrong else "",
                         "false " + " ".join(strays) if strays else "") if part))
     finally:
