@@ -85,7 +85,7 @@ def store(profile: DeckProfile, image: np.ndarray, examples: list[Example],
     too); returns the rows added."""
     start = _next_number(profile)
     profile.examples_dir.mkdir(parents=True, exist_ok=True)
-    photo: dict[str, str] = {}
+    photo: dict[str, Any] = {}
     if any(ex.card != NONE for ex in examples):
         profile.photos_dir.mkdir(parents=True, exist_ok=True)
         name = f"{start:06d}.jpg"
