@@ -39,7 +39,7 @@ def verdict(stdout: str) -> str:
 def test_club_load_small(pg_url: str, tmp_path: Path) -> None:
     stdout, figures = run("club_load.py", pg_url, tmp_path, "--tables", "2", "--phones", "1",
                           "--screens", "1", "--minutes", "0.25", "--hand-s", "0.5,1",
-                          "--wake", "--p99-ms", "3000", "--quiet")
+                          "--p99-ms", "3000", "--quiet")
     assert verdict(stdout).startswith("PASS"), stdout
     assert figures["ok"] and figures["errors"] == 0 and figures["missed"] == 0
     assert figures["hands"] > 5 and figures["events_at_club"] == figures["hands"]

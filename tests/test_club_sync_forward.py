@@ -4,6 +4,7 @@ for the network that can be cut (the real HTTP is in test_club_sync_process.py).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 from test_club_sync_helpers import TARGET, assert_same_games, bearer, club_game_ids, hand
 
 import scorekeeper.club.forwarder as forwarder_module
@@ -244,3 +246,64 @@ def test_an_idle_table_says_it_is_there_now_and_then(
     monkeypatch.setattr(forwarder_module, "HEARTBEAT_S", 0.0)
     link.up = False
     assert fw.step() > fw.poll_s / 10 and fw.health()["connected"] is False
+
+
+def wait_for(condition: Any, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_commit_wakes_the_forwarder_before_its_poll(
+        club: TestClient, table: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    fw, link = forwarder(club, table, monkeypatch)
+    fw.poll_s = 60.0  # only a wake can send within the test
+    fw.start()
+    try:
+        assert wait_for(lambda: link.posts >= 1)  # the first look, then idle for a minute
+        game = table.create("rummy", ["Ann", "Bob"], TARGET)
+        table.append(int(game["id"]), hand(1))
+        fw.wake()
+        assert wait_for(lambda: len(club_game_ids(club_store(club), "table-1")) == 1, 3.0)
+    finally:
+        fw.stop()
+
+
+def test_a_wake_does_not_cut_a_back_off_short(
+        club: TestClient, table: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    fw, link = forwarder(club, table, monkeypatch)
+    link.up = False
+    monkeypatch.setattr(forwarder_module, "backoff", lambda failures, **_: 30.0)
+    fw.start()
+    try:
+        assert wait_for(lambda: link.posts == 1)
+        for _ in range(20):  # a busy table while the club is away
+            fw.wake()
+            time.sleep(0.01)
+        time.sleep(0.2)
+        assert link.posts == 1
+    finally:
+        fw.stop()
+    assert fw._thread is not None and not fw._thread.is_alive()  # stop ends the back-off
+
+
+def test_the_table_app_wakes_its_forwarder_at_each_commit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    woken: list[int] = []
+    monkeypatch.setattr(Forwarder, "start", Forwarder.open)  # no thread: count the wakes
+    monkeypatch.setattr(Forwarder, "wake", lambda self: woken.append(1))
+    settings = Settings(data_dir=tmp_path / "table", camera="none",
+                        club_url="http://club.local:8000",
+                        club_token=SecretStr("t" * 32))
+    with TestClient(create_app(settings, token="admin")) as client:
+        game = client.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"],
+                                               "settings": TARGET},
+                           headers=bearer("admin")).json()
+        before = len(woken)
+        body = {k: v for k, v in hand(1).items() if k != "type"}
+        r = client.post(f"/api/games/{game['id']}/hands", json=body, headers=bearer("admin"))
+        assert r.status_code == 201, r.text
+        assert len(woken) > before

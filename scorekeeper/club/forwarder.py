@@ -106,6 +106,7 @@ class Forwarder:
         self._failures = 0
         self._contact = -HEARTBEAT_S  # when the club last answered (monotonic)
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self.connected = False
         self.last_success: str | None = None
@@ -128,6 +129,7 @@ class Forwarder:
         """Stop sending. A request under way is abandoned: the club may have stored it, and
         the next start sends it again, which the club recognises."""
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(wait_s)
 
@@ -147,9 +149,20 @@ class Forwarder:
                                  for g, p in self.outbox.refused()]}
         return body
 
+    def wake(self) -> None:
+        """Something was committed: send now rather than at the next poll. A back-off after
+        a failure is not cut short (forty tables' phones must not hammer a club that is
+        away); the poll stays, for writes that reach the store without a wake."""
+        self._wake.set()
+
     def _run(self) -> None:
         delay = 0.0
-        while not self._stop.wait(delay):
+        while not self._stop.is_set():
+            if delay > 0:
+                (self._stop if self._failures else self._wake).wait(delay)
+            self._wake.clear()  # before the send: a commit during it wakes the next one
+            if self._stop.is_set():
+                return
             delay = self.step()
 
     def step(self) -> float:

@@ -131,6 +131,8 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.state.vision = Vision(settings.model_dir, settings.model_runtime)
     app.state.scans = ScanImages()
     app.state.forwarder = forwarder
+    if forwarder is not None:  # each commit goes to the club at once, not at the next poll
+        app.state.hub.watch(lambda _view: forwarder.wake())
     app.state.admin_token = token or resolve_token(settings)[0]
     errors.install(app)
     app.add_middleware(BodyLimit, default=MAX_BODY,
