@@ -1,12 +1,23 @@
 """What the league's routes, the big screen and the CLI answer, read from the club's store.
 
-Reading is two queries: the store's game summaries (kept per game, so no replay) and the
-club's table links (club_games, written by the sync). Everything after that is the pure
-code of standings.py and `board` here.
+The inputs are the store's game summaries (kept per game, so no replay) and the club's
+table links (club_games, written by the sync); everything made of them is the pure code
+of standings.py and `board` here.
+
+The big screen is rebuilt after every burst of hands, and a season's standings count
+thousands of finished games, while a hand changes one live game. So `Board` keeps, per
+store, what it read: each game's summary and GameRecord by its seq (the store's
+`versions` says which games changed; only those are read again), the links (read again
+when there are more: club_games only grows), and the standings per season and rule, made
+again only when a finished game changed, came or went (a game ending, an undo after its
+end), or the club's player list did. The standings stay exactly what
+`tables(records(games, links), ...)` over every game gives.
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -18,6 +29,7 @@ from scorekeeper.club.standings import (
     RANKINGS,
     GameRecord,
     Table,
+    Window,
     tables,
 )
 from scorekeeper.rules.variants import VARIANTS, variant
@@ -49,11 +61,21 @@ def records(games: Iterable[Mapping[str, Any]], found: Iterable[Link]) -> list[G
     """The games as the standings count them: a forwarded game is dated by when its table
     started it, not when it reached the club (a table offline for a day syncs late)."""
     started = {link.game_id: link.started for link in found if link.started}
-    out = []
-    for game in games:
-        record = GameRecord.of(game)
-        when = started.get(record.id)
-        out.append(replace(record, created_at=when) if when else record)
+    return [dated(GameRecord.of(game), started) for game in games]
+
+
+def dated(record: GameRecord, started: Mapping[int, str]) -> GameRecord:
+    """The record dated by when its table started the game, where a table did."""
+    when = started.get(record.id)
+    return replace(record, created_at=when) if when else record
+
+
+def newest(found: Iterable[Link]) -> dict[str, Link]:
+    """Each table's newest game (the highest club id), by table name."""
+    out: dict[str, Link] = {}
+    for link in found:
+        if link.table not in out or link.game_id > out[link.table].game_id:
+            out[link.table] = link
     return out
 
 
@@ -61,15 +83,12 @@ def board(found: Iterable[Link], games: Iterable[Mapping[str, Any]], now: dateti
           ) -> list[dict[str, Any]]:
     """Each table's newest game begun in the last LIVE_HOURS, by table name: playing, or
     over (shown with its winner until the table starts the next one)."""
-    newest: dict[str, Link] = {}
-    for link in found:
-        if link.table not in newest or link.game_id > newest[link.table].game_id:
-            newest[link.table] = link
+    last = newest(found)
     by_id = {int(g["id"]): g for g in games}
     since = (now - timedelta(hours=LIVE_HOURS)).astimezone(UTC).isoformat(timespec="seconds")
     out = []
-    for name in sorted(newest, key=lambda n: (n.casefold(), n)):
-        game = by_id.get(newest[name].game_id)
+    for name in sorted(last, key=lambda n: (n.casefold(), n)):
+        game = by_id.get(last[name].game_id)
         if game is None or str(game["created_at"]) < since:
             continue
         rules = variant(game["variant"]) if game["variant"] in VARIANTS else None
@@ -85,9 +104,138 @@ def board(found: Iterable[Link], games: Iterable[Mapping[str, Any]], now: dateti
     return out
 
 
+FULL_READ = 200  # more games changed than this (a first read): read every summary at once
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A game as last read: its seq, its summary and its record (dated as `records`)."""
+
+    seq: int
+    summary: dict[str, Any]
+    record: GameRecord
+
+
+StandingsKey = tuple[Window | None, str, str | None]  # the season's dates, rule, variant
+
+
+class Board:
+    """What the big screen, the live tables and the standings are made of, kept between
+    reads of one store (the module's doc says what is read again, and when). One per
+    store (`board_of`); safe across threads: the feed builds in worker threads, the routes
+    read in others."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = weakref.ref(store)  # weak: `_boards` keeps a Board while its store lives
+        self._lock = threading.Lock()
+        self._games: dict[int, _Kept] = {}
+        self._links: list[Link] = []
+        self._started: dict[int, str] = {}
+        self._newest: dict[str, Link] = {}
+        self._finished = 0  # changes to the finished games seen: what the standings count
+        self._standings: dict[StandingsKey, tuple[int, dict[str, str], list[Table]]] = {}
+
+    def view(self, league: League, season: str | None,
+             now: datetime | None = None) -> dict[str, Any]:
+        """The big screen's whole view: the live tables and the season's standings."""
+        chosen, rule, identities = _choose(league, season)
+        with self._lock:
+            self._refresh()
+            return {"tables": self._board(now or datetime.now(UTC)),
+                    "standings": answer(chosen, rule, self._tables(identities, rule, chosen))}
+
+    def live(self, now: datetime | None = None) -> list[dict[str, Any]]:
+        """Each table's newest recent game (`board`)."""
+        with self._lock:
+            self._refresh()
+            return self._board(now or datetime.now(UTC))
+
+    def select(self, league: League, season: str | None = None,
+               variant_name: str | None = None, ranking: str | None = None,
+               ) -> tuple[Season | None, str, list[Table]]:
+        """As the module's `select`."""
+        chosen, rule, identities = _choose(league, season, variant_name, ranking)
+        with self._lock:
+            self._refresh()
+            return chosen, rule, self._tables(identities, rule, chosen, variant_name)
+
+    def _refresh(self) -> None:
+        """Read again what changed since the last read: the links when there are more, and
+        the games whose seq moved."""
+        store = self._store()
+        if store is None:
+            raise RuntimeError("the store of this board is gone")
+        versions = store.versions()
+        with store.database.read() as tx:
+            row = tx.fetchone("SELECT COUNT(*) FROM club_games")
+        if row is None or int(row[0]) != len(self._links):  # rows are only ever added
+            self._relink(links(store.database))
+        changed = [gid for gid, seq in versions.items()
+                   if (had := self._games.get(gid)) is None or had.seq != seq]
+        if changed:
+            for game in store.games(None if len(changed) > FULL_READ else changed):
+                had = self._games.get(int(game["id"]))
+                if had is None or had.seq != int(game["seq"]):
+                    self._keep(game)
+        for gid in self._games.keys() - versions.keys():
+            self._change(self._games.pop(gid).record, None)
+
+    def _relink(self, found: list[Link]) -> None:
+        started = {link.game_id: link.started for link in found if link.started}
+        for gid in self._started.keys() | started.keys():
+            had = self._games.get(gid)
+            if had is not None and self._started.get(gid) != started.get(gid):
+                record = dated(GameRecord.of(had.summary), started)
+                self._change(had.record, record)
+                self._games[gid] = replace(had, record=record)
+        self._links, self._started, self._newest = found, started, newest(found)
+
+    def _keep(self, game: dict[str, Any]) -> None:
+        gid = int(game["id"])
+        record = dated(GameRecord.of(game), self._started)
+        old = self._games.get(gid)
+        self._change(None if old is None else old.record, record)
+        self._games[gid] = _Kept(int(game["seq"]), game, record)
+
+    def _change(self, old: GameRecord | None, new: GameRecord | None) -> None:
+        """A game's record replaced (None: none): the standings are made again when a
+        finished game is among the two and they differ."""
+        if old != new and ((old is not None and old.game_over)
+                           or (new is not None and new.game_over)):
+            self._finished += 1
+
+    def _board(self, now: datetime) -> list[dict[str, Any]]:
+        last = self._newest.values()
+        return board(last, [self._games[link.game_id].summary for link in last
+                            if link.game_id in self._games], now)
+
+    def _tables(self, identities: dict[str, str], rule: str, chosen: Season | None,
+                only: str | None = None) -> list[Table]:
+        key = (chosen.window if chosen else None, rule, only)
+        hit = self._standings.get(key)
+        if hit is None or hit[0] != self._finished or hit[1] != identities:
+            counted = [had.record for had in self._games.values() if had.record.game_over]
+            hit = (self._finished, identities, tables(counted, identities, rule, key[0], only))
+            self._standings[key] = hit
+        return list(hit[2])
+
+
+_boards: weakref.WeakKeyDictionary[GameStore, Board] = weakref.WeakKeyDictionary()
+_boards_lock = threading.Lock()
+
+
+def board_of(store: GameStore) -> Board:
+    """The store's Board: made at its first read, gone with the store."""
+    with _boards_lock:
+        found = _boards.get(store)
+        if found is None:
+            found = _boards[store] = Board(store)
+        return found
+
+
 def live(store: GameStore, now: datetime | None = None) -> dict[str, Any]:
     """`GET /api/club/live`: every live table's scoreboard."""
-    return {"tables": board(links(store.database), store.games(), now or datetime.now(UTC))}
+    return {"tables": board_of(store).live(now)}
 
 
 def select(store: GameStore, league: League, season: str | None = None,
@@ -97,13 +245,12 @@ def select(store: GameStore, league: League, season: str | None = None,
     game), the rule (`ranking`, else the season's) and the tables, one per variant or only
     `variant_name`. LeagueError for an unknown variant or rule, UnknownSeason for an
     unknown season."""
-    return _select(store.games(), links(store.database), league, season, variant_name,
-                   ranking)
+    return board_of(store).select(league, season, variant_name, ranking)
 
 
-def _select(games: list[dict[str, Any]], found: list[Link], league: League,
-            season: str | None, variant_name: str | None = None,
-            ranking: str | None = None) -> tuple[Season | None, str, list[Table]]:
+def _choose(league: League, season: str | None, variant_name: str | None = None,
+            ranking: str | None = None) -> tuple[Season | None, str, dict[str, str]]:
+    """`select`'s season and rule, checked, and the club's players (name_key → name)."""
     if variant_name is not None and variant_name not in VARIANTS:
         raise LeagueError(f"no variant {variant_name!r}; the variants are: "
                           f"{', '.join(VARIANTS.names())}")
@@ -111,9 +258,7 @@ def _select(games: list[dict[str, Any]], found: list[Link], league: League,
         raise LeagueError(f"no ranking rule {ranking!r}; the rules are: {', '.join(RANKINGS)}")
     chosen = league.season(season)
     rule = ranking or (chosen.ranking if chosen else DEFAULT_RANKING)
-    found_tables = tables(records(games, found), league.identities(), rule,
-                          chosen.window if chosen else None, only=variant_name)
-    return chosen, rule, found_tables
+    return chosen, rule, league.identities()
 
 
 def answer(chosen: Season | None, rule: str, found: list[Table]) -> dict[str, Any]:
@@ -129,8 +274,7 @@ def standings(store: GameStore, league: League, season: str | None = None,
 
 
 def big_screen(store: GameStore, league: League, season: str | None) -> dict[str, Any]:
-    """The big screen's whole view, from one read of the games: the live tables and the
-    season's standings."""
-    games, found = store.games(), links(store.database)
-    return {"tables": board(found, games, datetime.now(UTC)),
-            "standings": answer(*_select(games, found, league, season))}
+    """The big screen's whole view: the live tables and the season's standings (`Board`:
+    only what changed is read again, and the standings made again only when a finished
+    game or the club's players changed)."""
+    return board_of(store).view(league, season)

@@ -2,11 +2,12 @@
 
 Thirty tables post hands at once on a club night, and a TV or two plus any phone may watch
 the whole club. So a change only marks the view stale (`changed`, the hub's watcher); one
-task waits DEBOUNCE_S for the burst to settle, builds each watched season's view once (two
-queries, in a worker thread), and publishes it on that season's hub channel, whose
-listeners get the same encoded message. A view that did not change is not sent again.
-Changes that reach the store without the hub (a game created, a player added) are caught
-by a rebuild every REFRESH_S while anyone watches.
+task waits DEBOUNCE_S for the burst to settle, builds each watched season's view once (in a
+worker thread: league_board.Board reads again only the games that changed, and makes the
+standings again only when a finished game or the league changed), and publishes it on that
+season's hub channel, whose listeners get the same encoded message. A view that did not
+change is not sent again. Changes that reach the store without the hub (a game created, a
+player added) are caught by a rebuild every REFRESH_S while anyone watches.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -305,18 +305,25 @@ class GameStore:
             self._cache[game_id] = entry
         return entry.view
 
-    def games(self) -> list[dict[str, Any]]:
-        """Every game, newest first, as a summary.
+    def games(self, ids: Collection[int] | None = None) -> list[dict[str, Any]]:
+        """Every game, newest first, as a summary; or only the games of `ids` (those a
+        caller found changed with `versions`).
 
         A club's big screen reads every game's summary twice a second while hands arrive,
         and cleaning a summary's names (safe_json, character by character) and parsing it
         cost more than the query; so each stored summary is parsed and cleaned once and
         kept, and a read hands out a copy of it (its own, for each caller)."""
+        query = "SELECT id, variant, created_at, seq, summary FROM games"
+        params: tuple[int, ...] = ()
+        if ids is not None:
+            params = tuple(sorted({int(i) for i in ids}))
+            if not params:
+                return []
+            query += f" WHERE id IN ({', '.join('?' * len(params))})"
         with self.database.read() as tx:
-            rows = tx.fetchall(
-                "SELECT id, variant, created_at, seq, summary FROM games ORDER BY id DESC"
-            )
-        known, kept = self._summaries, {}
+            rows = tx.fetchall(query + " ORDER BY id DESC", params)
+        known = self._summaries
+        kept = {} if ids is None else known  # only a full read forgets the games gone
         out = []
         for gid, variant, created, seq, summ in rows:
             hit = known.get(gid)
@@ -326,8 +333,15 @@ class GameStore:
             kept[gid] = hit
             out.append({"id": gid, "variant": variant, "created_at": created, "seq": seq,
                         **_copied(hit[1])})
-        self._summaries = kept  # games gone are forgotten; a racing read keeps either, both right
+        if ids is None:
+            self._summaries = kept  # a racing read keeps either, both right
         return out
+
+    def versions(self) -> dict[int, int]:
+        """Each game's id → its seq (a game's summary changes only with its seq): what a
+        caller keeping the games it read must read again, without reading them all."""
+        with self.database.read() as tx:
+            return {int(gid): int(seq) for gid, seq in tx.fetchall("SELECT id, seq FROM games")}
 
     def get(self, game_id: int) -> dict[str, Any]:
         """The game as `GET /api/games/{id}` shows it: snapshot plus id, created_at, seq."""
