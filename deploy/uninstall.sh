@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Remove scorekeeper: the service, the Avahi file, PREFIX (code, venv, model) and the
-# /usr/local/bin/scorekeeper link.
+# Remove scorekeeper: the service (a table's, or the club server's), the Avahi file, PREFIX
+# (code, venv, model) and the /usr/local/bin/scorekeeper link.
 #
 #   sudo deploy/uninstall.sh [--purge] [--prefix DIR] [--no-systemd]
 #
-# Keeps /etc/scorekeeper (your config), /var/lib/scorekeeper (games, token, calibration)
-# and the scorekeeper user, so a later install carries on where this one stopped.
-# --purge removes those too. The hostname is left as it is.
+# Keeps /etc/scorekeeper (your config), /var/lib/scorekeeper (games, token, calibration),
+# /var/lib/scorekeeper-club and the scorekeeper user, so a later install carries on where
+# this one stopped. --purge removes those too, but never the club's PostgreSQL database
+# (drop it yourself: docs/postgresql.md). The hostname is left as it is.
 # SCOREKEEPER_ROOT=/some/dir works under that folder, as for install.sh.
 set -euo pipefail
 
@@ -25,7 +26,7 @@ while [[ $# -gt 0 ]]; do
     --purge) PURGE=1; shift ;;
     --prefix) PREFIX=${2:?--prefix needs a folder}; shift 2 ;;
     --no-systemd) SYSTEMD=0; shift ;;
-    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option: $1" ;;
   esac
 done
@@ -38,11 +39,16 @@ elif [[ $EUID -ne 0 ]]; then
   die "run as root: sudo $0"
 fi
 
-UNIT=$ROOT/etc/systemd/system/scorekeeper.service
+UNITS=(scorekeeper.service scorekeeper-club.service)
 if [[ $SYSTEMD -eq 1 ]] && command -v systemctl >/dev/null; then
-  systemctl disable --now scorekeeper.service 2>/dev/null || true
+  for unit in "${UNITS[@]}"; do
+    systemctl disable --now "$unit" 2>/dev/null || true
+  done
 fi
-rm -f "$UNIT" "$ROOT/etc/avahi/services/scorekeeper.service"
+for unit in "${UNITS[@]}"; do
+  rm -f "$ROOT/etc/systemd/system/$unit"
+done
+rm -f "$ROOT/etc/avahi/services/scorekeeper.service"
 if [[ $SYSTEMD -eq 1 ]] && command -v systemctl >/dev/null; then
   systemctl daemon-reload
 fi
@@ -54,11 +60,11 @@ fi
 say "removed the service and $PREFIX"
 
 if [[ $PURGE -eq 1 ]]; then
-  rm -rf "$ROOT/etc/scorekeeper" "$ROOT/var/lib/scorekeeper"
+  rm -rf "$ROOT/etc/scorekeeper" "$ROOT/var/lib/scorekeeper" "$ROOT/var/lib/scorekeeper-club"
   if [[ $FAKE -eq 0 ]] && getent passwd "$USER_NAME" >/dev/null; then
     userdel "$USER_NAME" || say "could not remove user $USER_NAME"
   fi
   say "purged the config, the data and the user"
 else
-  say "kept /etc/scorekeeper and /var/lib/scorekeeper (remove them with --purge)"
+  say "kept /etc/scorekeeper and /var/lib/scorekeeper* (remove them with --purge)"
 fi
