@@ -3,38 +3,21 @@ running `club serve` with its own config (the table's unit is tested in test_dep
 
 from __future__ import annotations
 
-import shutil
-import stat
-import subprocess
 from pathlib import Path
 
-import pytest
+from deploy_helpers import DEPLOY, install, mode, unit_lines, verify_unit
 
-UNIT = Path(__file__).resolve().parent.parent / "deploy" / "scorekeeper-club.service"
+from scorekeeper.config import load_settings
 
-
-def lines() -> set[str]:
-    return {line.strip() for line in UNIT.read_text().splitlines()
-            if line.strip() and not line.startswith("#")}
+UNIT = DEPLOY / "scorekeeper-club.service"
 
 
 def test_club_unit_verifies(tmp_path: Path) -> None:
-    if shutil.which("systemd-analyze") is None:
-        pytest.skip("systemd-analyze not installed (apt-get install systemd)")
-    stub = tmp_path / "scorekeeper"
-    stub.write_text("#!/bin/sh\n")
-    stub.chmod(0o755)
-    unit = tmp_path / "scorekeeper-club.service"
-    unit.write_text(UNIT.read_text().replace("/opt/scorekeeper/venv/bin/scorekeeper", str(stub)))
-    done = subprocess.run(["systemd-analyze", "verify", str(unit)],
-                          capture_output=True, text=True)
-    complaints = [line for line in (done.stdout + done.stderr).splitlines()
-                  if "scorekeeper" in line]
-    assert done.returncode == 0 and not complaints, "\n".join(complaints) or done.stderr
+    verify_unit(UNIT, tmp_path)
 
 
 def test_club_unit_starts_after_postgresql_and_comes_back_when_killed() -> None:
-    have = lines()
+    have = unit_lines(UNIT)
     for wanted in ("After=network-online.target postgresql.service",
                    "ExecStart=/opt/scorekeeper/venv/bin/scorekeeper club serve "
                    "--config /etc/scorekeeper/club.toml",
@@ -51,10 +34,6 @@ def test_install_club_server_lays_out_the_club_and_keeps_its_edits(tmp_path: Pat
     settings (a valid config: the club server, its own data folder) and the database URL
     file, root's alone; run again, both files keep their edits. Without the option, no
     club unit."""
-    from test_deploy import install
-
-    from scorekeeper.config import load_settings
-
     root = tmp_path / "root"
     done = install(root, "--no-apt", "--no-systemd", "--club-server", "--port", "8100")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -65,9 +44,9 @@ def test_install_club_server_lays_out_the_club_and_keeps_its_edits(tmp_path: Pat
     assert settings.club_server and settings.club_url is None
     assert settings.data_dir == Path("/var/lib/scorekeeper-club") and settings.port == 8100
     env = etc / "club.env"
-    assert stat.S_IMODE(env.stat().st_mode) == 0o600
+    assert mode(env) == 0o600
     assert "SCOREKEEPER_DB=postgresql:///scorekeeper" in env.read_text().splitlines()
-    assert stat.S_IMODE((root / "var/lib/scorekeeper-club").stat().st_mode) == 0o750
+    assert mode(root / "var/lib/scorekeeper-club") == 0o750
     assert "http://" in done.stdout and "/club" in done.stdout  # where the big screen is
     assert "club add-table table-1" in done.stdout
 
@@ -78,7 +57,7 @@ def test_install_club_server_lays_out_the_club_and_keeps_its_edits(tmp_path: Pat
     assert done.returncode == 0, done.stdout + done.stderr
     assert "port = 8200  # mine" in (etc / "club.toml").read_text()
     assert env.read_text() == "SCOREKEEPER_DB=postgresql://sk:secret@db.local/club\n"
-    assert stat.S_IMODE(env.stat().st_mode) == 0o600
+    assert mode(env) == 0o600
     text = unit.read_text()
     assert "ExecStart=/srv/sk/venv/bin/scorekeeper club serve" in text
     assert "/opt/scorekeeper" not in text
@@ -91,8 +70,6 @@ def test_install_club_server_lays_out_the_club_and_keeps_its_edits(tmp_path: Pat
 
 
 def test_install_club_server_refuses_a_bad_club_config(tmp_path: Path) -> None:
-    from test_deploy import install
-
     root = tmp_path / "root"
     (root / "etc/scorekeeper").mkdir(parents=True)
     (root / "etc/scorekeeper/club.toml").write_text("[club]\nserver = true\nport = 8000\n")
