@@ -9,10 +9,10 @@ small angle, seen straight down by the camera of a recommended set-up (`SETUPS`)
 scale, on the renderer's table surfaces and, for a share of tables, on the printed scan mat
 (its markers left uncovered, as a calibrated table needs them).
 
-Cards are drawn with the pieces of `tables.render_table` (its spec format and group
-geometry, its mild light and camera); the loop is repeated here only because a game table
-lies on any of the renderer's surfaces or on the mat, not just felt or wood. Labels follow
-the held-out set's rules (`compose.DEFAULT`), so `scorekeeper eval --synthetic` reads both
+Cards are drawn as `tables.render_table` draws them (its spec format and group geometry,
+`tables.lay_cards`, and its mild light and camera, `tables.photograph`), on any of the
+renderer's surfaces or on the mat rather than felt or wood alone. Labels follow the
+held-out set's rules (`compose.DEFAULT`), so `scorekeeper eval --synthetic` reads both
 alike. The spacing of rows and fans follows each design's index boxes, so on every design
 each card shows at least one whole index.
 """
@@ -33,14 +33,7 @@ import numpy as np
 
 from scorekeeper.training.synth import backgrounds, camera, distractors, tables
 from scorekeeper.training.synth.cards import RANKS, SUITS
-from scorekeeper.training.synth.compose import (
-    DEFAULT,
-    PlacedCard,
-    _labels,
-    _paste,
-    _prepare,
-    _to_table,
-)
+from scorekeeper.training.synth.compose import DEFAULT, _labels
 from scorekeeper.training.synth.dataset import JPEG_QUALITY, _write_atomic, yolo_lines
 from scorekeeper.training.synth.deckset import Deck
 from scorekeeper.training.synth.layout import Placement, rot
@@ -292,38 +285,20 @@ def draw(spec: list[dict[str, Any]], deck: Deck, canvas: np.ndarray, s: float,
     even light and clean camera, "harsh" the random renderer's light, glare, blur and JPEG."""
     h, w = canvas.shape[:2]
     size = (w, h)
-    owner = np.full((h, w), -1, np.int32)
-    placed: list[PlacedCard] = []
-    group_of: list[int] = []
-    light_dir = rng.uniform(-1, 1, 2)
-    for gi, g in enumerate(spec):
-        for p in tables._group(g, deck, size, s):
-            assert p.face is not None
-            img, m, k = _prepare(p)
-            shadow = (light_dir[0] * 0.02 * s, light_dir[1] * 0.02 * s, 0.02 * s, 0.3)
-            _paste(canvas, owner, img, m, len(placed),
-                   np.float32(rng.uniform(0.96, 1.02)) * np.ones(3, np.float32), shadow)
-            area = float((img[:, :, 3] > 127).sum()) * abs(np.linalg.det(m[:, :2]))
-            quads = [_to_table(m, k, np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], float))
-                     for x1, y1, x2, y2 in p.face.index]
-            fh, fw = p.face.image.shape[:2]
-            outline = _to_table(m, k, np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], float))
-            placed.append(PlacedCard(len(placed), p.face.card, deck.name, area, quads, outline))
-            group_of.append(gi)
+    laid = tables.lay_cards(spec, deck, canvas, s, rng)
     if look == "harsh":
         camera.light_table(rng, canvas)
         image = camera.shoot(rng, canvas, np.eye(3), size)
     elif look == "mild":
-        tables._light(rng, canvas)
-        image = tables._shoot(rng, canvas)
+        image = tables.photograph(rng, canvas)
     else:
         raise ValueError(f"look must be mild or harsh, got {look!r}")
-    labels = _labels(owner, placed, np.eye(3), size, DEFAULT)
+    labels = _labels(laid.owner, laid.placed, np.eye(3), size, DEFAULT)
     for lab in labels:
-        gi = group_of[lab["card_id"]]
+        gi = laid.group_of[lab["card_id"]]
         lab.update(group=gi, player=spec[gi]["player"])
     cards = []
-    for pc, gi in zip(placed, group_of, strict=True):
+    for pc, gi in zip(laid.placed, laid.group_of, strict=True):
         cards.append({
             "card": pc.card, "group": gi, "player": spec[gi]["player"],
             "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in pc.outline],

@@ -17,11 +17,13 @@ between cards) and `radius` (fan pivot below the middle card, in card heights).
 The rendering is deliberately mild (a camera looking straight down on felt or wood, even
 light, a little blur and sensor noise) so a failed read points at the reader, not at
 hard conditions. The pieces are the random renderer's: `backgrounds`, `_prepare`, `_paste`
-and `_labels` from `compose`.
+and `_labels` from `compose`. `lay_cards` pastes a spec on any background (`games` lays its
+game tables with it on every surface and on the scan mat), `photograph` is the mild look.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +110,48 @@ def _shoot(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def photograph(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
+    """The mild look: `_light` on `canvas` (in place), then `_shoot`."""
+    _light(rng, canvas)
+    return _shoot(rng, canvas)
+
+
+@dataclass
+class Laid:
+    """Cards pasted on a canvas: which card owns each pixel, the cards, each card's group."""
+
+    owner: np.ndarray
+    placed: list[PlacedCard]
+    group_of: list[int]
+
+
+def lay_cards(spec: list[dict[str, Any]], deck: Deck, canvas: np.ndarray, s: float,
+              rng: np.random.Generator) -> Laid:
+    """The cards of `spec` (groups bottom first, see the module docstring) pasted on
+    `canvas`, a float32 BGR background of any surface (in place), `s` pixels a card's short
+    side; their shadows fall one way, their brightness varies a little."""
+    h, w = canvas.shape[:2]
+    size = (w, h)
+    laid = Laid(np.full((h, w), -1, np.int32), [], [])
+    light_dir = rng.uniform(-1, 1, 2)
+    for gi, g in enumerate(spec):
+        for p in _group(g, deck, size, s):
+            cid = len(laid.placed)
+            img, m, k = _prepare(p)
+            shadow = (light_dir[0] * 0.02 * s, light_dir[1] * 0.02 * s, 0.02 * s, 0.3)
+            light = np.float32(rng.uniform(0.96, 1.02)) * np.ones(3, np.float32)
+            _paste(canvas, laid.owner, img, m, cid, light, shadow)
+            assert p.face is not None
+            area = float((img[:, :, 3] > 127).sum()) * abs(np.linalg.det(m[:, :2]))
+            quads = [_to_table(m, k, np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], float))
+                     for x1, y1, x2, y2 in p.face.index]
+            fh, fw = p.face.image.shape[:2]
+            outline = _to_table(m, k, np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], float))
+            laid.placed.append(PlacedCard(cid, p.face.card, deck.name, area, quads, outline))
+            laid.group_of.append(gi)
+    return laid
+
+
 def render_table(spec: list[dict[str, Any]], deck: Deck, size: Size = (1280, 960),
                  seed: int = 0, card_frac: float = CARD_FRAC,
                  surface: str = "felt") -> tuple[np.ndarray, dict[str, Any]]:
@@ -124,30 +168,11 @@ def render_table(spec: list[dict[str, Any]], deck: Deck, size: Size = (1280, 960
     w, h = size
     s = card_frac * min(size)
     canvas = getattr(backgrounds, surface)(rng, size).astype(np.float32)
-    owner = np.full((h, w), -1, np.int32)
-    placed: list[PlacedCard] = []
-    group_of: list[int] = []
-    light_dir = rng.uniform(-1, 1, 2)
-    for gi, g in enumerate(spec):
-        for p in _group(g, deck, size, s):
-            cid = len(placed)
-            img, m, k = _prepare(p)
-            shadow = (light_dir[0] * 0.02 * s, light_dir[1] * 0.02 * s, 0.02 * s, 0.3)
-            light = np.float32(rng.uniform(0.96, 1.02)) * np.ones(3, np.float32)
-            _paste(canvas, owner, img, m, cid, light, shadow)
-            assert p.face is not None
-            area = float((img[:, :, 3] > 127).sum()) * abs(np.linalg.det(m[:, :2]))
-            quads = [_to_table(m, k, np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], float))
-                     for x1, y1, x2, y2 in p.face.index]
-            fh, fw = p.face.image.shape[:2]
-            outline = _to_table(m, k, np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], float))
-            placed.append(PlacedCard(cid, p.face.card, deck.name, area, quads, outline))
-            group_of.append(gi)
-    _light(rng, canvas)
-    image = _shoot(rng, canvas)
-    labels = _labels(owner, placed, np.eye(3), size, LEGACY)
+    laid = lay_cards(spec, deck, canvas, s, rng)
+    image = photograph(rng, canvas)
+    labels = _labels(laid.owner, laid.placed, np.eye(3), size, LEGACY)
     cards = []
-    for pc, gi in zip(placed, group_of, strict=True):
+    for pc, gi in zip(laid.placed, laid.group_of, strict=True):
         out = pc.outline
         lo, hi = np.clip(out.min(0), 0, (w, h)), np.clip(out.max(0), 0, (w, h))
         cards.append({
