@@ -3,37 +3,27 @@ table may send (new, resent, conflicting, ahead of the club, refused by the rule
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from starlette.routing import Mount
-from test_club_sync_helpers import bearer, club_game_ids, events, hand, setup
+from test_club_sync_helpers import (  # noqa: F401  (club_fixture is the fixture `club`)
+    bearer,
+    club_fixture,
+    club_game_ids,
+    club_store,
+    events,
+    hand,
+    setup,
+)
 
-from scorekeeper.settings import Settings
-from scorekeeper.store import GameStore
-from scorekeeper.web.app import create_app
 from scorekeeper.web.auth import is_public, is_table_route
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 ADMIN = bearer("admin")
 SYNC = "/api/club/sync"
-
-
-@pytest.fixture
-def club(any_target: Path | str, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(data_dir=tmp_path / "club", db=any_target, club_server=True,
-                        camera="none")
-    with TestClient(create_app(settings, token="admin")) as client:
-        yield client
-
-
-def store_of(client: TestClient) -> GameStore:
-    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
-    return store
 
 
 def add_table(client: TestClient, name: str) -> str:
@@ -61,7 +51,7 @@ def test_a_table_token_writes_only_its_own_games(club: TestClient) -> None:
     one, two = add_table(club, "table-1"), add_table(club, "table-2")
     sync(club, one, [setup(1)], events(1, range(1, 4)))
     sync(club, two, [setup(1, ("Cy", "Di"))], [])
-    store = store_of(club)
+    store = club_store(club)
     first, second = club_game_ids(store, "table-1")[1], club_game_ids(store, "table-2")[1]
     assert first != second
     # table-2's game 1 is its own: table-1's events never reach it, and the reverse
@@ -102,7 +92,7 @@ def test_unknown_and_rotated_tokens_are_refused(club: TestClient) -> None:
 
 def test_only_a_hash_of_a_token_is_kept(club: TestClient) -> None:
     token = add_table(club, "table-1")
-    with store_of(club).database.read() as tx:
+    with club_store(club).database.read() as tx:
         stored = tx.fetchall("SELECT token_hash FROM club_tables")
     assert stored and token not in str(stored)
 
@@ -134,7 +124,7 @@ def test_a_resent_batch_is_stored_once(club: TestClient) -> None:
     first = sync(club, token, *batch)
     again = sync(club, token, *batch)
     assert acked(first) == acked(again) == {1: 5, 2: 2}
-    store = store_of(club)
+    store = club_store(club)
     ids = club_game_ids(store, "table-1")
     assert [store.get(ids[t])["seq"] for t in (1, 2)] == [5, 2]
     assert len(store.games()) == 2
@@ -168,7 +158,7 @@ def test_events_of_a_game_the_club_does_not_know(club: TestClient) -> None:
     token = add_table(club, "table-1")
     answer = sync(club, token, [], events(7, [1, 2]))
     assert answer["unknown"] == [7] and answer["acked"] == []
-    assert store_of(club).games() == []
+    assert club_store(club).games() == []
 
 
 def test_a_rules_refusal_is_a_422_naming_the_event(club: TestClient) -> None:
@@ -185,14 +175,14 @@ def test_a_rules_refusal_is_a_422_naming_the_event(club: TestClient) -> None:
     # a set-up the rules refuse is named as seq 0 and creates nothing
     answer = sync(club, token, [setup(3, ("Solo",))], [], status=422)
     assert answer["problems"][0]["seq"] == 0 and answer["acked"] == []
-    assert len(store_of(club).games()) == 2
+    assert len(club_store(club).games()) == 2
 
 
 def test_a_crash_between_creating_and_mapping_a_game_adopts_it(club: TestClient) -> None:
     """The club game was committed, its mapping not (the server died between the two):
     the table's retry maps that game instead of making a second."""
     token = add_table(club, "table-1")
-    store = store_of(club)
+    store = club_store(club)
     with store.database.transaction() as tx:
         tx.execute("INSERT INTO club_creating (table_id, table_game_id, after_game_id)"
                    " VALUES (1, 1, 0)")

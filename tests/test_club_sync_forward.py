@@ -13,7 +13,15 @@ from urllib.parse import urlsplit
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
-from test_club_sync_helpers import TARGET, assert_same_games, bearer, club_game_ids, hand
+from test_club_sync_helpers import (  # noqa: F401  (club_fixture is the fixture `club`)
+    TARGET,
+    assert_same_games,
+    bearer,
+    club_fixture,
+    club_game_ids,
+    club_store,
+    hand,
+)
 
 import scorekeeper.club.forwarder as forwarder_module
 from scorekeeper.club.forwarder import Forwarder, Unreachable, backoff, shown_url
@@ -48,23 +56,10 @@ class Link:
 
 
 @pytest.fixture
-def club(any_target: Path | str, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(data_dir=tmp_path / "club", db=any_target, club_server=True,
-                        camera="none")
-    with TestClient(create_app(settings, token="admin")) as client:
-        yield client
-
-
-@pytest.fixture
 def table(tmp_path: Path) -> Iterator[GameStore]:
     store = GameStore(tmp_path / "table.db")
     yield store
     store.close()
-
-
-def club_store(club: TestClient) -> GameStore:
-    store: GameStore = club.app.state.store  # type: ignore[attr-defined]
-    return store
 
 
 def forwarder(club: TestClient, table: GameStore, monkeypatch: pytest.MonkeyPatch,

@@ -1,11 +1,18 @@
-"""Shared by the club sync tests (no tests here): hands, batches, and the club's view of a
-table's games."""
+"""Shared by the club sync tests (no tests here): a club server in this process, hands,
+batches, and the club's view of a table's games."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+from fastapi.testclient import TestClient
+
+from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
+from scorekeeper.web.app import create_app
 
 CARDS = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC"]
 TARGET = {"target": 10**9}  # a game that never ends, however many hands
@@ -29,6 +36,22 @@ def events(tgid: int, seqs: range | list[int]) -> list[dict[str, Any]]:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(name="club")
+def club_fixture(any_target: Path | str, tmp_path: Path) -> Iterator[TestClient]:
+    """The fixture `club`: a club server (admin token "admin") on each backend. A module
+    that imports `club_fixture` has it."""
+    settings = Settings(data_dir=tmp_path / "club", db=any_target, club_server=True,
+                        camera="none")
+    with TestClient(create_app(settings, token="admin")) as client:
+        yield client
+
+
+def club_store(client: TestClient) -> GameStore:
+    """The club server's own store."""
+    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    return store
 
 
 def club_game_ids(club: GameStore, table: str) -> dict[int, int]:
