@@ -42,7 +42,7 @@ def bearer(token: str) -> dict[str, str]:
 def club_fixture(any_target: Path | str, tmp_path: Path) -> Iterator[TestClient]:
     """The fixture `club`: a club server (admin token "admin") on each backend. A module
     that imports `club_fixture` has it."""
-    settings = Settings(data_dir=tmp_path / "club", db=any_target, club_server=True,
+    settings = Settings(data_dir=tmp_path / "club", db=str(any_target), club_server=True,
                         camera="none")
     with TestClient(create_app(settings, token="admin")) as client:
         yield client
