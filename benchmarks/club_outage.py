@@ -3,9 +3,10 @@ and a table's network cut, while every table keeps scoring. After each, every ta
 are at the club exactly once (counted and compared event by event, in order) and the
 league's standings equal a replay of the tables' own events from scratch.
 
-The set-up is club_load.py's: PostgreSQL (a throwaway cluster, or `--db`), the club server
-as a real process, `--tables` tables (SQLite stores and the product's forwarder threads)
-posting rummy hands every `--hand-s` seconds. One evening, in order:
+The set-up is club_load.py's (benchmarks/club/): PostgreSQL (a throwaway cluster, or
+`--db`), the club server as a real process, `--tables` tables (SQLite stores and the
+product's forwarder threads) posting rummy hands every `--hand-s` seconds. One evening, in
+order:
 
 (a) kill -9 of the club server in play; restarted after `--down-s`, and killed again one
     second into the tables' catch-up (batches in flight), then restarted;
@@ -32,7 +33,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -40,18 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from club_load import (
-    CLUB_PLAYERS,
-    ClubServer,
-    Postgres,
-    Role,
-    parse_pace,
-    postgres,
-    register,
-    table_names,
-    tables_spec,
-    write_json,
-)
+from club import setup
+from club.setup import CLUB_PLAYERS, Night, Postgres, club_night, finish
 
 from scorekeeper.club.standings import RANKINGS, GameRecord, name_key, tables
 from scorekeeper.rules import Game
@@ -228,10 +218,9 @@ def _over(game: TableGame) -> bool:
 class Evening:
     """The club server, the tables' processes, and the scenarios played on them."""
 
-    def __init__(self, args: argparse.Namespace, pg: Postgres, club: ClubServer,
-                 roles: list[Role], names: list[str], folder: Path) -> None:
-        self.args, self.pg, self.club, self.roles = args, pg, club, roles
-        self.names, self.folder = names, folder
+    def __init__(self, night: Night) -> None:
+        self.args, self.pg, self.club, self.roles = night.args, night.pg, night.club, night.roles
+        self.names, self.folder = night.names, night.folder
 
     def status(self) -> dict[str, Any]:
         found = []
@@ -281,6 +270,27 @@ class Evening:
             role.send("resume")
         return result
 
+    def recovered(self, label: str, what: str, before: dict[str, Any], down: float,
+                  back: float, then: dict[str, Any], backlog: int, **facts: Any
+                  ) -> dict[str, Any]:
+        """The club away from `down` to `back` (monotonic seconds): wait for the tables'
+        backlog (`backlog` events at `back`, `then` their status), then `settle`. `before`
+        is their status as the outage began."""
+        cleared = self.catch_up(back)
+        facts = {"down_s": round(back - down, 1),
+                 "hands_meanwhile": then["hands"] - before["hands"],
+                 "backlog_at_restart": backlog, **facts, "caught_up_s": cleared,
+                 "forwarder_warnings": dict(self.status()["warnings"] - before["warnings"])}
+        return self.settle(label, what, facts)
+
+    def restart(self, label: str, what: str, before: dict[str, Any], down: float
+                ) -> dict[str, Any]:
+        """The club server started again after being down since `down`, then `recovered`."""
+        then = self.status()
+        back = time.monotonic()
+        self.club.start()
+        return self.recovered(label, what, before, down, back, then, then["pending_events"])
+
     def kill(self) -> dict[str, Any]:
         self.say("(a) kill -9 of the club server")
         before = self.status()
@@ -292,16 +302,8 @@ class Evening:
         self.club.kill()
         self.say("(a) killed again 1 s into the catch-up")
         time.sleep(2.0)
-        at_restart = self.status()
-        restarted = time.monotonic()
-        self.club.start()
-        cleared = self.catch_up(restarted)
-        facts = {"down_s": round(restarted - down, 1),
-                 "hands_meanwhile": at_restart["hands"] - before["hands"],
-                 "backlog_at_restart": at_restart["pending_events"], "caught_up_s": cleared,
-                 "forwarder_warnings": dict(self.status()["warnings"] - before["warnings"])}
-        return self.settle("a", "club server killed with kill -9 in play, restarted, killed "
-                                "again 1 s into the catch-up, restarted", facts)
+        return self.restart("a", "club server killed with kill -9 in play, restarted, killed "
+                                 "again 1 s into the catch-up, restarted", before, down)
 
     def stop(self, seconds: float, label: str = "b", what: str | None = None
              ) -> dict[str, Any]:
@@ -310,16 +312,9 @@ class Evening:
         self.club.stop()
         down = time.monotonic()
         time.sleep(seconds)
-        at_restart = self.status()
-        restarted = time.monotonic()
-        self.club.start()
-        cleared = self.catch_up(restarted)
-        facts = {"down_s": round(restarted - down, 1),
-                 "hands_meanwhile": at_restart["hands"] - before["hands"],
-                 "backlog_at_restart": at_restart["pending_events"], "caught_up_s": cleared,
-                 "forwarder_warnings": dict(self.status()["warnings"] - before["warnings"])}
-        return self.settle(label, what or f"club server stopped (SIGTERM) for {seconds:g} s "
-                                          f"while the tables scored, then restarted", facts)
+        return self.restart(label, what or f"club server stopped (SIGTERM) for {seconds:g} s "
+                                           f"while the tables scored, then restarted",
+                            before, down)
 
     def cut(self, ns: Netns, cut: list[str]) -> dict[str, Any]:
         seconds = self.args.cut_s
@@ -328,20 +323,15 @@ class Evening:
         ns.cut()
         down = time.monotonic()
         time.sleep(seconds)
-        status = self.status()
-        cut_pending = sum(status["per_table"][n] for n in cut)
-        others = status["pending_events"] - cut_pending
+        then = self.status()
+        cut_pending = sum(then["per_table"][n] for n in cut)
         ns.restore()
-        restored = time.monotonic()
-        cleared = self.catch_up(restored)
-        facts = {"down_s": round(restored - down, 1),
-                 "hands_meanwhile": status["hands"] - before["hands"],
-                 "backlog_at_restart": cut_pending, "others_pending_at_restore": others,
-                 "caught_up_s": cleared, "cut_tables": cut,
-                 "forwarder_warnings": dict(self.status()["warnings"] - before["warnings"])}
-        return self.settle("c", f"network of {len(cut)} table(s) cut for {seconds:g} s "
-                                f"(their own network namespace, the veth link down), then "
-                                f"restored, while every table scored", facts)
+        back = time.monotonic()
+        return self.recovered(
+            "c", f"network of {len(cut)} table(s) cut for {seconds:g} s (their own network "
+                 f"namespace, the veth link down), then restored, while every table scored",
+            before, down, back, then, cut_pending,
+            others_pending_at_restore=then["pending_events"] - cut_pending, cut_tables=cut)
 
 
 def line(r: dict[str, Any]) -> str:
@@ -362,33 +352,23 @@ def line(r: dict[str, Any]) -> str:
 
 
 def run_outage(args: argparse.Namespace) -> dict[str, Any]:
-    folder = Path(tempfile.mkdtemp(prefix="club-outage-"))
-    names = table_names(args.tables)
     why_not = "--no-netns" if args.no_netns else Netns.unavailable()
     ns = None if why_not else Netns()
-    roles: list[Role] = []
-    club: ClubServer | None = None
     try:
         if ns is not None:
             ns.make()
-        with postgres(args.db) as pg:
-            club = ClubServer(pg.url, folder / "club", host=ns.host_ip if ns else "127.0.0.1")
-            club.start()
-            tokens = register(club, names)
-            cut = names[:args.cut_tables] if ns else []
-            home = {n: t for n, t in tokens.items() if n not in cut}
-            roles.append(Role("tables", tables_spec(club.url, home, folder, args,
-                                                    label="tables", seed=args.seed), folder))
+        with club_night(args, "club-outage-", ns.host_ip if ns else "127.0.0.1") as night:
+            cut = night.names[:args.cut_tables] if ns else []
+            night.tables({n: t for n, t in night.tokens.items() if n not in cut},
+                         seed=args.seed)
             if cut:
-                away = {n: tokens[n] for n in cut}
-                roles.append(Role("tables", tables_spec(club.url, away, folder, args,
-                                                        label="tables-cut", seed=args.seed + 1),
-                                  folder, prefix=ns.prefix if ns else None))
-            for role in roles:
+                night.tables({n: night.tokens[n] for n in cut}, label="tables-cut",
+                             seed=args.seed + 1, prefix=ns.prefix if ns else None)
+            for role in night.roles:
                 role.expect("ready", 120)
-            evening = Evening(args, pg, club, roles, names, folder)
+            evening = Evening(night)
             began = time.monotonic()
-            for role in roles:
+            for role in night.roles:
                 role.send("go")
             evening.say(f"{args.tables} tables playing; warming up {args.warm_s:g} s")
             time.sleep(args.warm_s)
@@ -399,12 +379,12 @@ def run_outage(args: argparse.Namespace) -> dict[str, Any]:
                 results.append(evening.stop(
                     args.cut_s, "c", f"no network namespace here ({why_not}): the club server "
                                      f"stopped for {args.cut_s:g} s instead of a cut network"))
-            for role in roles:
+            for role in night.roles:
                 role.send("stop")
-            for role in roles:
+            for role in night.roles:
                 role.expect("done", args.drain_timeout_s + 60)
-            version = pg.version()
-            club.stop()
+            version = night.pg.version()
+            night.club.stop()
             lo, hi = args.hand_s
             return {"tables": args.tables, "hand_s": [lo, hi], "postgresql": version,
                     "cores": os.cpu_count(), "netns": why_not is None,
@@ -412,16 +392,8 @@ def run_outage(args: argparse.Namespace) -> dict[str, Any]:
                     "retry_max_s": args.retry_max_s, "scenarios": results,
                     "ok": all(r["ok"] for r in results)}
     finally:
-        for role in roles:
-            role.close()
-        if club is not None:
-            club.stop()
         if ns is not None:
             ns.close()
-        if args.keep:
-            print(f"kept: {folder}")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 def summary(result: dict[str, Any]) -> str:
@@ -438,14 +410,7 @@ def summary(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def arguments(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", default=None, help="an empty PostgreSQL database's URL "
-                        "(default: a throwaway cluster, tests/pg.py)")
-    parser.add_argument("--tables", type=int, default=30)
-    parser.add_argument("--hand-s", type=parse_pace, default=(4.0, 6.0),
-                        help="LO,HI seconds between a table's hands (default 4,6)")
-    parser.add_argument("--target", type=int, default=150, help="the rummy games' target")
+def own_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warm-s", type=float, default=60.0, help="play before (a)")
     parser.add_argument("--down-s", type=float, default=20.0, help="(a): down after the kill")
     parser.add_argument("--outage-s", type=float, default=300.0, help="(b): the club stopped")
@@ -455,16 +420,11 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         help="play after each recovery, before the check")
     parser.add_argument("--no-netns", action="store_true",
                         help="(c) stops the club server instead of cutting a network")
-    parser.add_argument("--retry-max-s", type=float, default=30.0,
-                        help="the forwarders' longest back-off (the product's default: 30)")
-    parser.add_argument("--timeout-s", type=float, default=10.0,
-                        help="the forwarders' request timeout (the product's default: 10)")
-    parser.add_argument("--drain-timeout-s", type=float, default=180.0)
     parser.add_argument("--seed", type=int, default=random.randrange(1 << 16))
-    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
-    parser.add_argument("--keep", action="store_true", help="keep the run's folder and logs")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args(argv)
+
+
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    args = setup.arguments(__doc__, own_arguments, 180.0, argv)
     args.wake = False  # the product as shipped
     return args
 
@@ -472,9 +432,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
     result = run_outage(args)
-    print(summary(result))
-    write_json(args.json, result)
-    return 0 if result["ok"] else 1
+    return finish(result, summary(result), args.json)
 
 
 if __name__ == "__main__":

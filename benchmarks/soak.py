@@ -23,9 +23,7 @@ import asyncio
 import json
 import os
 import random
-import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from spawn import free_port
+from spawn import Restartable, free_port
 
 from scorekeeper.camera import SAMPLES
 
@@ -93,55 +91,21 @@ class Report:
         ])
 
 
-class Server:
+class Server(Restartable):
     """`python -m scorekeeper.web` on one loopback port, restartable on the same database."""
 
     def __init__(self, data: Path, keepalive_s: float) -> None:
         self.data, self.port, self.starts = data, free_port(), 0
-        self.url = f"http://127.0.0.1:{self.port}"
         self.keepalive_s = keepalive_s
-        self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 30.0) -> float:
-        began = time.monotonic()
         self.starts += 1
         env = {**os.environ, "SCOREKEEPER_ADMIN_TOKEN": TOKEN,
                "SCOREKEEPER_DATA_DIR": str(self.data),
                "SCOREKEEPER_KEEPALIVE_S": str(self.keepalive_s)}
         cmd = [sys.executable, "-m", "scorekeeper.web", "--db", str(self.data / "soak.db"),
                "--host", "127.0.0.1", "--port", str(self.port), "--camera", f"replay:{SAMPLES}"]
-        with (self.data / f"server-{self.starts}.log").open("wb") as log:
-            self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-        while time.monotonic() - began < timeout:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}; see {log.name}")
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return time.monotonic() - began
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"server did not answer within {timeout} s")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    def memory_kib(self) -> tuple[int, int]:
-        """(VmRSS, VmHWM) of the server process, from /proc."""
-        assert self.proc is not None
-        fields = dict(line.split(":", 1) for line in
-                      Path(f"/proc/{self.proc.pid}/status").read_text().splitlines())
-        return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+        return self.launch(cmd, env, self.data / f"server-{self.starts}.log", timeout)
 
 
 @dataclass

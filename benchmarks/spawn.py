@@ -1,6 +1,6 @@
-"""Run the real server in a subprocess on a free loopback port: for the crash and hardening
-tests and the benchmarks, never the product (benchmarks import it as `spawn`, tests as
-`benchmarks.spawn`)."""
+"""Run the real server in a subprocess on a free loopback port: for the crash, hardening and
+browser tests and the benchmarks, never the product (benchmarks import it as `spawn`, tests
+as `benchmarks.spawn`)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @contextmanager
@@ -38,6 +39,42 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def kill_process(proc: subprocess.Popen[Any]) -> None:
+    """SIGKILL: no chance to finish a request, close a connection or flush anything."""
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+
+
+def stop_process(proc: subprocess.Popen[Any], wait_s: float = 10.0) -> None:
+    """Stopped as systemd stops a service (SIGTERM), killed if it does not go in `wait_s`."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(wait_s)
+        except subprocess.TimeoutExpired:
+            kill_process(proc)
+
+
+def wait_healthy(proc: subprocess.Popen[Any], url: str, log: Path, timeout: float) -> None:
+    """Return once `{url}/api/health` answers 200; raise, with the end of the server's
+    console `log`, if it exits first or does not answer within `timeout` s (then stopped)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server at {url} exited with {proc.returncode}:\n"
+                               f"{log.read_text(errors='replace')[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.05)
+    stop_process(proc)
+    raise RuntimeError(f"the server at {url} did not answer within {timeout} s:\n"
+                       f"{log.read_text(errors='replace')[-3000:]}")
+
+
 @dataclass
 class ServerProcess:
     """A running `python -m scorekeeper.web`, its address and its console log."""
@@ -52,16 +89,10 @@ class ServerProcess:
 
     def kill(self) -> None:
         """SIGKILL: the crash under test, with no chance to flush or clean up."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        kill_process(self.proc)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_process(self.proc)
 
 
 def start_server(
@@ -84,16 +115,51 @@ def start_server(
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
     server = ServerProcess(proc, f"http://127.0.0.1:{port}", log)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{server.url}/api/health", timeout=1) as answer:
-                if answer.status == 200:
-                    return server
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.05)
-    server.stop()
-    raise RuntimeError(f"server did not answer within {timeout} s:\n{log.read_text()}")
+    wait_healthy(proc, server.url, log, timeout)
+    return server
+
+
+class Restartable:
+    """A server stopped, killed and started again on one address (the soak's table, the club
+    benchmarks' club server, the browser tests' server): a subclass says how it starts and
+    calls `launch`."""
+
+    host = "127.0.0.1"
+    port: int
+    proc: subprocess.Popen[bytes] | None = None
+    stop_wait_s = 10.0
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def launch(self, cmd: list[str], env: dict[str, str], log: Path, timeout: float,
+               cwd: Path | None = None) -> float:
+        """Start `cmd` (its console appended to `log`) and wait for its health; the seconds
+        that took."""
+        began = time.monotonic()
+        with log.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=out,
+                                         stderr=subprocess.STDOUT)
+        wait_healthy(self.proc, self.url, log, timeout)
+        return time.monotonic() - began
+
+    def kill(self) -> None:
+        """kill -9, as a crash or a pulled plug would."""
+        if self.proc is not None:
+            kill_process(self.proc)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            stop_process(self.proc, self.stop_wait_s)
+
+    def memory_kib(self) -> tuple[int, int]:
+        """(VmRSS, VmHWM) of the server process, from /proc."""
+        fields = dict(line.split(":", 1) for line in
+                      Path(f"/proc/{self.pid}/status").read_text().splitlines())
+        return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
