@@ -10,21 +10,20 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from benchmarks.spawn import free_port
+from benchmarks.spawn import Restartable, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -54,7 +53,7 @@ LIVE_S = 1.0  # a saved hand must reach the other phone within this
 
 
 @dataclass
-class Server:
+class Server(Restartable):
     """`python -m scorekeeper.web` on 127.0.0.1; can be killed and restarted on its port."""
 
     data_dir: Path
@@ -62,10 +61,6 @@ class Server:
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
     args: list[str] = field(default_factory=list)  # more command-line options (--camera …)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     @property
     def log(self) -> Path:
@@ -84,39 +79,7 @@ class Server:
         cmd += ["--db", str(self.data_dir / "scorekeeper.db")]
         cmd += ["--host", "127.0.0.1", "--port", str(self.port)]
         cmd += self.args
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                cmd, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"server exited ({self.proc.returncode}):\n{self.log.read_text()}"
-                )
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/health", timeout=1) as answer:
-                    if answer.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"server did not answer within {timeout} s:\n{self.log.read_text()}")
-
-    def kill(self) -> None:
-        """SIGKILL, as a crash or a pulled plug would."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        self.launch(cmd, env, self.log, timeout, cwd=ROOT)
 
     def api(self, method: str, path: str, body: Any = None) -> Any:
         """A direct API call (set-up and checks only; the page does the writes under test)."""
@@ -129,13 +92,26 @@ class Server:
             return json.loads(answer.read() or b"null")
 
 
+@contextmanager
+def running(data_dir: Path, *args: str, prepare: Callable[[Path], object] | None = None
+            ) -> Iterator[Server]:
+    """A server on a new data folder (`prepare` lays out what it finds there; `args`, more
+    command-line options), stopped afterwards."""
+    srv = Server(data_dir, args=list(args))
+    srv.data_dir.mkdir()
+    if prepare is not None:
+        prepare(srv.data_dir)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "data")
-    srv.data_dir.mkdir()
-    srv.start()
-    yield srv
-    srv.stop()
+    with running(tmp_path / "data") as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
@@ -155,8 +131,12 @@ class Phone:
         return self.page.get_by_test_id(testid)
 
 
-def open_phone(browser: Any, url: str) -> Phone:
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+def open_phone(browser: Any, url: str, width: int = PHONE["width"],
+               height: int = PHONE["height"], **options: Any) -> Phone:
+    """A phone (`width` × `height`; more of Playwright's context options: color_scheme,
+    locale...) on `url`, once the page is ready; its JavaScript errors collected."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True, **options)
     page = ctx.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []

@@ -17,10 +17,9 @@ from typing import Any
 
 import pytest
 
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
-
 from scorekeeper.decks.profile import create_or_open, open_deck
+
+# (importing test_browser skips this module where Chromium is not installed)
 from tests.test_browser import (  # noqa: F401  (browser is a fixture)
     LIVE_S,
     TOKEN,
@@ -31,6 +30,7 @@ from tests.test_browser import (  # noqa: F401  (browser is a fixture)
     enter_player,
     expect,
     open_phone,
+    running,
     shot,
 )
 from tests.test_browser_scan import SCAN_500, FakeScans, wait_photo
@@ -44,12 +44,8 @@ WARNING = ("deck 'home' has no adapted model yet (run `scorekeeper deck adapt ho
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "data")
-    srv.data_dir.mkdir()
-    create_or_open(srv.data_dir, "home")
-    srv.start()
-    yield srv
-    srv.stop()
+    with running(tmp_path / "data", prepare=lambda folder: create_or_open(folder, "home")) as srv:
+        yield srv
 
 
 @pytest.fixture

@@ -18,10 +18,8 @@ from typing import Any
 
 import pytest
 
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
-
-from tests.test_browser import (  # noqa: F401  (browser, phones and server are fixtures)
+# (importing test_browser skips this module where Chromium is not installed)
+from tests.test_browser import (  # noqa: F401  (browser, phones, server: fixtures)
     LIVE_S,
     ROOT,
     TOKEN,
@@ -32,6 +30,7 @@ from tests.test_browser import (  # noqa: F401  (browser, phones and server are 
     expect,
     open_phone,
     phones,
+    running,
     server,
     shot,
     totals,
@@ -103,13 +102,6 @@ ILLEGAL = {
 
 
 # ---- helpers ----------------------------------------------------------------------------
-
-
-def started_server(tmp_path: Path, camera: str) -> Server:
-    srv = Server(tmp_path / "data", args=["--camera", camera])
-    srv.data_dir.mkdir()
-    srv.start()
-    return srv
 
 
 def reload(phone: Phone) -> None:
@@ -340,8 +332,7 @@ def test_chicago_knock_check_verdict(server: Server, phones: tuple[Phone, Phone]
 
 
 def test_real_scan_endpoint_without_camera(tmp_path: Path, browser: Any) -> None:
-    srv = started_server(tmp_path, "none")
-    try:
+    with running(tmp_path / "data", "--camera", "none") as srv:
         srv.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})
         admin = open_phone(browser, f"{srv.url}/#token={TOKEN}")
         admin.tid("primary-btn").click()
@@ -391,13 +382,10 @@ def test_real_scan_endpoint_without_camera(tmp_path: Path, browser: Any) -> None
         expect(admin.tid("entry-sheet")).to_be_visible()
         assert admin.errors == []
         admin.page.context.close()
-    finally:
-        srv.stop()
 
 
 def test_camera_panel_shows_the_live_picture(tmp_path: Path, browser: Any) -> None:
-    srv = started_server(tmp_path, f"replay:{SAMPLES}")
-    try:
+    with running(tmp_path / "data", "--camera", f"replay:{SAMPLES}") as srv:
         srv.api("POST", "/api/games", {"variant": "rummy", "players": ["Ann", "Bob"]})
         admin = open_phone(browser, f"{srv.url}/#token={TOKEN}")
         snaps: list[str] = []
@@ -440,8 +428,6 @@ def test_camera_panel_shows_the_live_picture(tmp_path: Path, browser: Any) -> No
         assert admin.errors == [] and viewer.errors == []
         for ph in (admin, viewer):
             ph.page.context.close()
-    finally:
-        srv.stop()
 
 
 def test_rummy_photo_scan_counts_only_the_hand(

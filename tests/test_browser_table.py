@@ -14,14 +14,11 @@ from typing import Any
 
 import pytest
 
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
-
-from tests.test_browser import (  # noqa: F401  (browser, phones and server are fixtures)
+# (importing test_browser skips this module where Chromium is not installed)
+from tests.test_browser import (  # noqa: F401  (browser, phones, server: fixtures)
     ANN_KNOCK,
     ARTIFACTS,
     BOB_HAND,
-    CHROMIUM_ARGS,
     TOKEN,
     Phone,
     Server,
@@ -31,10 +28,11 @@ from tests.test_browser import (  # noqa: F401  (browser, phones and server are 
     expect,
     open_phone,
     phones,
+    running,
     server,
     shot,
 )
-from tests.test_browser_scan import LEGAL, SAMPLES, FakeScans, chicago_scan, started_server
+from tests.test_browser_scan import LEGAL, SAMPLES, FakeScans, chicago_scan
 
 pytestmark = pytest.mark.browser
 
@@ -58,18 +56,6 @@ SMALL_OR_CLIPPED = """() => [...document.querySelectorAll(
       off: !scrolls && (r.right > innerWidth + 1 || r.left < -1) };
   })
   .filter((x) => x.w < 43.5 || x.h < 43.5 || x.clipped || x.off)"""
-
-
-def phone_at(browser: Any, url: str, width: int, height: int = 844, **options: Any) -> Phone:
-    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True, **options)
-    page = ctx.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    page.wait_for_selector("body.ready")
-    return Phone(page, errors)
 
 
 def check_screen(phone: Phone, screen: str, problems: list[str]) -> None:
@@ -306,15 +292,14 @@ def walk_screens(phone: Phone, problems: list[str], tag: str) -> None:
 
 def test_every_screen_light_and_dark_passes_axe_and_fits(tmp_path: Path, browser: Any) -> None:
     """axe-core (from the npm lock) on every screen, light and dark, at 390 and 320 px wide."""
-    srv = started_server(tmp_path, f"replay:{SAMPLES}")
-    try:
+    with running(tmp_path / "data", "--camera", f"replay:{SAMPLES}") as srv:
         gid = srv.api("POST", "/api/games", {"variant": "chicago", "players": THREE})["id"]
         srv.api("POST", f"/api/games/{gid}/hands", {"players": [
             {"name": "Ann", "hand": ANN_KNOCK, "knocked": True},
             {"name": "Bob", "hand": BOB_HAND}, {"name": "Cy", "hand": CY_HAND}]})
         problems: list[str] = []
         for scheme, width in (("light", 390), ("dark", 390), ("dark", 320), ("light", 320)):
-            phone = phone_at(browser, f"{srv.url}/#token={TOKEN}", width, color_scheme=scheme)
+            phone = open_phone(browser, f"{srv.url}/#token={TOKEN}", width, color_scheme=scheme)
             FakeScans(phone, chicago_scan(LEGAL))
             dark = phone.page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
             assert dark == (scheme == "dark")
@@ -328,13 +313,11 @@ def test_every_screen_light_and_dark_passes_axe_and_fits(tmp_path: Path, browser
             assert phone.errors == []
             phone.page.context.close()
         assert problems == [], "\n".join(problems)
-    finally:
-        srv.stop()
 
 
 def test_the_theme_switch_overrides_the_phone(server: Server, browser: Any) -> None:
     server.api("POST", "/api/games", {"variant": "rummy", "players": ["Ann", "Bob"]})
-    phone = phone_at(browser, f"{server.url}/", 390, color_scheme="light")
+    phone = open_phone(browser, f"{server.url}/", 390, color_scheme="light")
     bg = "getComputedStyle(document.body).backgroundColor"
     light = phone.page.evaluate(bg)
     phone.tid("games-btn").click()
@@ -367,7 +350,7 @@ def test_six_and_eight_players_fit_without_scrolling_sideways(
         server.api("POST", f"/api/games/{gid}/hands", {"players": [
             {"name": n, "hand": [] if i == out else CARDS[i], "went_out": i == out}
             for i, n in enumerate(six)]})
-    phone = phone_at(browser, f"{server.url}/?game={gid}#token={TOKEN}", width)
+    phone = open_phone(browser, f"{server.url}/?game={gid}#token={TOKEN}", width)
     fits = """() => { const t = document.querySelector('[data-testid=history-table]');
         return [document.scrollingElement.scrollWidth <= innerWidth,
                 t.getBoundingClientRect().right <= innerWidth,
@@ -409,7 +392,7 @@ def test_viewers_see_when_the_tables_camera_is_lost(server: Server, browser: Any
     expect(page.get_by_test_id("camera-lost")).to_be_visible()
     expect(page.get_by_test_id("camera-lost")).to_contain_text("camera is lost")
     ctx.close()
-    viewer = phone_at(browser, f"{server.url}/", 390)  # no camera configured: nothing is lost
+    viewer = open_phone(browser, f"{server.url}/", 390)  # no camera configured: nothing is lost
     viewer.page.wait_for_timeout(500)
     expect(viewer.tid("camera-lost")).to_be_hidden()
     viewer.page.context.close()
@@ -497,7 +480,7 @@ def chicago_after_one_hand(server: Server) -> int:
 
 def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
     chicago_after_one_hand(server)
-    admin = phone_at(browser, f"{server.url}/#token={TOKEN}", 390, locale="pt-BR")
+    admin = open_phone(browser, f"{server.url}/#token={TOKEN}", 390, locale="pt-BR")
     problems: list[str] = []
     assert admin.page.evaluate("document.documentElement.lang") == "pt"
     expect(admin.tid("game-title")).to_have_text("Rummy Chicago")
@@ -550,7 +533,7 @@ def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
 
 def test_the_page_speaks_spanish(server: Server, browser: Any) -> None:
     chicago_after_one_hand(server)
-    viewer = phone_at(browser, f"{server.url}/", 390, locale="es-MX")
+    viewer = open_phone(browser, f"{server.url}/", 390, locale="es-MX")
     problems: list[str] = []
     expect(viewer.tid("game-title")).to_have_text("Rummy Chicago")
     expect(viewer.tid("mayknock-btn")).to_have_text("¿Puedo cerrar?")
