@@ -3,6 +3,7 @@ printed matter that is no card (hard negatives), and the procedural font decks."
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from scorekeeper.training.synth.compose import (  # noqa: E402
     _labels,
     compose_scene,
 )
-from scorekeeper.training.synth.dataset import render_dataset  # noqa: E402
+from scorekeeper.training.synth.dataset import render_dataset, yolo_lines  # noqa: E402
 from scorekeeper.training.synth.fallback import fallback_deck  # noqa: E402
 from scorekeeper.vision.classes import NONE  # noqa: E402
 
@@ -49,8 +50,50 @@ def test_an_index_whose_pip_is_covered_is_not_labelled() -> None:
     new = _index_labels(owner, pc, Style())
     old = _index_labels(owner, pc, LEGACY)
     assert [lab["box"][1] for lab in old] == [9.5, 69.5]  # the old rule: 60 % shows
-    assert [lab["box"][1] for lab in new] == [69.5]  # the new one: no pip, no label
+    assert [lab["box"][1] for lab in new] == [69.5]  # the new one: no pip, no index label
     assert new[0]["pip"] == 1.0
+
+
+def test_an_index_whose_pip_is_covered_is_labelled_covered() -> None:
+    # the rank that shows is labelled "covered" (the classifier's `none`), with its box
+    owner, pc = _card_with_index("7H", slice(28, 41))
+    labels = _labels(owner, [pc], np.eye(3), SIZE, Style())
+    covered = [lab for lab in labels if lab["kind"] == "covered"]
+    assert len(covered) == 1
+    lab = covered[0]
+    assert lab["card"] == "7H" and lab["card_id"] == 0 and lab["pip"] == 0.0
+    assert lab["box"] == [9.5, 9.5, 30.5, 27.5]  # the rank that shows above the next card
+    # the legacy rule labels it an index; a hidden rank is no label at all
+    assert not [x for x in _labels(owner, [pc], np.eye(3), SIZE, LEGACY)
+                if x["kind"] == "covered"]
+    owner, pc = _card_with_index("7H", slice(20, 41))  # 1/3 of the index shows
+    assert not [x for x in _labels(owner, [pc], np.eye(3), SIZE, Style())
+                if x["kind"] == "covered"]
+
+
+def test_covered_labels_are_no_detector_target() -> None:
+    owner, pc = _card_with_index("7H", slice(28, 41))
+    labels = _labels(owner, [pc], np.eye(3), SIZE, Style())
+    lines = yolo_lines(labels, SIZE, "detector")
+    assert sorted(lab["kind"] for lab in labels) == ["covered", "index"]
+    assert [line.split()[0] for line in lines] == ["0"]  # the turned index alone
+    assert lines[0].split()[2] == f"{(69.5 + 100.5) / 2 / 120:.6f}"
+
+
+def test_a_covered_index_becomes_a_none_crop(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "cards").mkdir()
+    image = np.full((120, 120, 3), 200, np.uint8)
+    cv2.putText(image, "7", (12, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 200), 2)
+    cv2.imwrite(str(tmp_path / "images" / "000000.jpg"), image)
+    owner, pc = _card_with_index("7H", slice(28, 41))
+    owner[60:, :] = 1  # the turned index hidden too: only the covered one is left
+    labels = _labels(owner, [pc], np.eye(3), SIZE, Style())
+    assert [lab["kind"] for lab in labels] == ["covered"]
+    (tmp_path / "cards" / "000000.json").write_text(json.dumps(labels))
+    x, y = crops_from_dataset(tmp_path, random.Random(0), per_index=3, negatives=0.0)
+    # three jittered crops of the covered index, two random background crops: all `none`
+    assert len(y) == 5 and (y == NONE).all() and x.shape[1:] == (48, 48, 3)
 
 
 def test_the_turned_corner_has_its_pip_above_its_rank() -> None:

@@ -47,6 +47,14 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list
             for _ in range(per_index):
                 xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.12)))
                 ys.append(CLASS_OF[o["card"]])
+        # an index whose suit pip lies under another card (`compose._labels`): the detector
+        # still finds it, but no camera can tell its card, so it is "none", jittered as an
+        # index is
+        for o in labels:
+            if o["kind"] == "covered":
+                for _ in range(per_index):
+                    xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.12)))
+                    ys.append(NONE)
         h, w = image.shape[:2]
         boxes = [tuple(o["box"]) for o in indices]
         sizes = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [min(h, w) * 0.06]
@@ -64,7 +72,8 @@ def crops_from_dataset(root: Path, rng: random.Random, per_index: int = 2,
                        negatives: float = 0.3, limit: int | None = None, workers: int = 1,
                        shard: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """Crops of every labelled index (jittered `per_index` times) and of things that are not:
-    the scene's hard negatives (`compose._negatives`) and random background.
+    the scene's hard negatives (`compose._negatives`), indices whose suit pip is covered
+    (labelled "covered", jittered `per_index` times) and random background.
 
     Scenes are cut in fixed shards, each with its own seed drawn from `rng`, so the crops
     are the same whatever the number of worker processes.

@@ -256,11 +256,13 @@ def _labels(owner: np.ndarray, placed: list[PlacedCard], to_image: np.ndarray, s
             # a joker's index is a word with no pip
             pip = 1.0 if pc.card == "JK" else quad_fraction(
                 owner, pip_quad(quad, corner), pc.card_id)[0]
-            if pip < style.pip_min_visible:
-                continue
             box = _visible_box(sel, x0, y0, to_image, size)
             if box:
-                labels.append({"card": pc.card, "box": box, "kind": "index",
+                # an index whose pip is covered names no card a camera could tell: it is
+                # labelled "covered", which the detector's dataset and the evaluation leave
+                # out and the classifier learns as `none` (see `crops._crops_of`)
+                kind = "index" if pip >= style.pip_min_visible else "covered"
+                labels.append({"card": pc.card, "box": box, "kind": kind,
                                "visible": round(frac, 3), "pip": round(pip, 3),
                                "card_id": pc.card_id, "deck": pc.deck})
         frac, sel, x0, y0 = quad_fraction(owner, pc.outline, pc.card_id, pc.area)

@@ -46,8 +46,8 @@ def class_names(classes: str) -> list[str]:
 
 
 def yolo_lines(labels: list[dict[str, Any]], size: tuple[int, int], classes: str) -> list[str]:
-    """`class cx cy w h` (normalised) for every card and index label (negatives are for
-    the classifier only: to the detector they are background)."""
+    """`class cx cy w h` (normalised) for every card and index label (negatives and
+    covered indices are for the classifier only: to the detector they are background)."""
     w, h = size
     card_class = 1 if classes == "detector" else len(CARD_CODES)
     out = []
