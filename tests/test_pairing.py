@@ -240,3 +240,15 @@ def test_two_deck_meld_rows_keep_every_card(rows: list[tuple[str, float, float]]
         readings += more
         boxes.append(box)
     assert read(readings, boxes) == expected
+
+
+def test_a_card_box_takes_its_own_index_not_a_neighbour_its_edge_grazes() -> None:
+    # a fan: the top card's box (x 60..123) just takes in the centre of the card under it's
+    # index (x 55..65, which sticks out of the box), read surer than the top card's own
+    card = Detection((60, 10, 123, 98), 1, 0.9)
+    neighbour = IndexReading(Detection((55, 0, 65, 20), 0, 0.95), "10S", 0.99)
+    own = IndexReading(Detection((72, 14, 82, 34), 0, 0.9), "KS", 0.95)
+    cards = pair_indices([neighbour, own], [card])
+    by_card = {c.card: c for c in cards}
+    assert by_card["KS"].box == (60, 10, 123, 98)
+    assert by_card["10S"].box == (55, 0, 65, 20)

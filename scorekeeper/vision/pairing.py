@@ -52,6 +52,9 @@ DIAGONAL = (10.0, 85.0)
 # this share of the box's diagonal away (0.56 for a card at 45°, 0.7 upright).
 TOWARD_CENTRE = 0.5  # cosine
 BOX_SPAN = 0.4
+# A card's own index lies within its box; a fanned neighbour's, whose centre the box's edge
+# may just take in, sticks out of it: a box's first corner is one at least this much inside.
+OWN_INDEX_INSIDE = 0.5
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,15 @@ def _beyond(start: tuple[float, float], via: tuple[float, float],
     return norm > 0 and (u[0] * v[0] + u[1] * v[1]) / norm >= TOWARD_CENTRE
 
 
+def _share_inside(det: Detection, box: Box) -> float:
+    """How much of an index box lies inside a card box."""
+    x1, y1, x2, y2 = det.box
+    w = max(0.0, min(x2, box[2]) - max(x1, box[0]))
+    h = max(0.0, min(y2, box[3]) - max(y1, box[1]))
+    area = (x2 - x1) * (y2 - y1)
+    return w * h / area if area > 0 else 0.0
+
+
 def _box_partner(best: IndexReading, inside: list[IndexReading], box: Box
                  ) -> IndexReading | None:
     """`best`'s other corner among the readings inside its card box.
@@ -192,7 +204,10 @@ def _claim_boxes(free: list[IndexReading], cards: list[Detection]) -> list[Claim
         inside = [r for r in free if _inside(r.det.centre, card_det.box)]
         if not inside:
             continue
-        best = inside[0]
+        # the surest reading that lies in the box as its own index does (`free` is surest
+        # first), else the surest
+        best = next((r for r in inside
+                     if _share_inside(r.det, card_det.box) >= OWN_INDEX_INSIDE), inside[0])
         partner = _box_partner(best, inside, card_det.box)
         # a joker "read" inside a card that already shows its own corner is court-card art
         art = [r for r in inside[1:] if r.card == JOKER != best.card and r is not partner]
