@@ -27,7 +27,7 @@ reads the same clock (CLOCK_MONOTONIC). Its legs: commit to the forwarder pickin
 up (its poll), and to the club's answer acknowledging it (stored at the club).
 
 Each commit wakes the table's forwarder, as the table app's hub does; `--no-wake` leaves
-it to the forwarder's 1 s poll, as 0.10.0 shipped (docs/club.md, Figures).
+it to the forwarder's 1 s poll, as 0.10.0 did (docs/club.md, Figures).
 
     .venv/bin/python benchmarks/club_load.py --minutes 5 --hand-s 4,6 [--no-wake] [--json FILE]
 
