@@ -7,12 +7,17 @@ that tests/test_club_league_standings.py checks against a replay)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_club_league import (  # noqa: F401  (the fixtures `pg_server` and `store`)
+    link_game,
+    pg_server_fixture,
+    store_fixture,
+)
 
 from scorekeeper.club import league_board
 from scorekeeper.club.league import League, new_season
@@ -20,40 +25,11 @@ from scorekeeper.club.league_board import Board, answer, board, links, records
 from scorekeeper.club.standings import GameRecord, name_key, tables
 from scorekeeper.club.tables import Tables
 from scorekeeper.store import GameStore
-from scorekeeper.store.database import Database
 from tests import pg
 
 NOW = datetime.now(UTC)
 TODAY = NOW.date()
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    try:
-        with pg.local_server() as url:
-            yield url
-    except pg.NoPostgres as why:
-        pytest.skip(str(why))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    if request.param == "sqlite":
-        opened = GameStore(tmp_path / "club.db")
-    else:
-        opened = GameStore(pg.fresh_database(request.getfixturevalue("pg_server")))
-    yield opened
-    opened.close()
-
-
-def link_game(db: Database, table: str, game_id: int, started: str | None = None) -> None:
-    """What the sync writes when a table's game reaches the club (club_games' columns)."""
-    with db.transaction() as tx:
-        row = tx.fetchone("SELECT id FROM club_tables WHERE name = ?", (table,))
-        assert row is not None
-        tx.execute("INSERT INTO club_games (table_id, table_game_id, game_id, created_at)"
-                   " VALUES (?, ?, ?, ?)", (row[0], game_id, game_id, started))
 
 
 def hand(store: GameStore, gid: int, ender: str | None = None, held: int = 20) -> bool:

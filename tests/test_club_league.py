@@ -31,8 +31,8 @@ ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 OUT = [{"name": "Ann", "held": 0, "went_out": True}, {"name": "Bob", "held": 20}]
 
 
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
+@pytest.fixture(scope="module", name="pg_server")
+def pg_server_fixture() -> Iterator[str]:
     try:
         with pg.local_server() as url:
             yield url
@@ -40,8 +40,9 @@ def pg_server() -> Iterator[str]:
         pytest.skip(str(why))
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+@pytest.fixture(params=["sqlite", "postgresql"], name="store")
+def store_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    """The club's store on each backend (test_club_board_cache.py uses it too)."""
     if request.param == "sqlite":
         opened = GameStore(tmp_path / "club.db")
     else:
