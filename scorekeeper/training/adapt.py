@@ -170,39 +170,19 @@ def held_photos(profile: DeckProfile, rows: list[dict], split: Split) -> list[He
     return out
 
 
-def _inside(pt: tuple[float, float], box: Box) -> bool:
-    return box[0] <= pt[0] <= box[2] and box[1] <= pt[1] <= box[3]
-
 
 def match_cards(read: list, truth: list[tuple[str, list[Box], bool]],
                 unboxed: tuple[str, ...] | list[str] = ()) -> tuple[int, int]:
-    """(exact, false) of one photo, as `scorekeeper eval` counts them: a read card sits on a
-    labelled card when one of its indices' centres lies in that card's index boxes (the one
-    it names first, where boxes overlap); a read card on one already taken, or naming
-    another card is false. Exact cards are counted only where `truth` says so. A read card
-    on no labelled card is the photo's `unboxed` card of its code while one is left (read
-    exactly: the players said the photo shows it, nobody said where), else false."""
-    claimed: set[int] = set()
-    left = list(unboxed)
-    exact = false = 0
-    for card in sorted(read, key=lambda c: -c.confidence):
-        centres = [r.det.centre for r in card.indices]
-        on = [k for k, t in enumerate(truth) if any(_inside(c, b) for c in centres for b in t[1])]
-        under = [k for k in on if k not in claimed]
-        hit = next((k for k in under if truth[k][0] == card.card), under[0] if under else None)
-        if hit is None and not on and card.card in left:
-            left.remove(card.card)
-            exact += 1
-            continue
-        if hit is None:
-            false += 1
-            continue
-        claimed.add(hit)
-        if card.card == truth[hit][0]:
-            exact += truth[hit][2]
-        else:
-            false += 1
-    return exact, false
+    """(exact, false) of one photo, matched as `scorekeeper eval` matches
+    (`evaluate.match_reads`): a read card on a labelled card naming another, or on one
+    already taken, or on none (unless it is one of the photo's `unboxed` cards), is false.
+    Exact cards are counted only where `truth` says so; an unboxed card read always is."""
+    from scorekeeper.vision.evaluate import match_reads
+
+    matched = match_reads(read, [(code, boxes) for code, boxes, _ in truth], unboxed)
+    right = [k for k, card in matched.hits.items() if card.card == truth[k][0]]
+    exact = sum(truth[k][2] for k in right) + len(matched.unboxed)
+    return exact, len(matched.hits) - len(right) + len(matched.strays)
 
 
 def read_photos(reader, photos: list[HeldPhoto], images: list[np.ndarray]) -> Reads:

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.vision.evaluate import read_labels
+from scorekeeper.vision.evaluate import match_reads, read_labels
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
 
@@ -35,18 +35,11 @@ def confirmed(reader: CardReader, image_path: Path,
     for o in read_labels(labels):
         if o["kind"] == "index":
             truth.setdefault(o["card_id"], (o["card"], []))[1].append(o["box"])
-    claimed: set[int] = set()
-    out = []
-    for card in sorted(reader.read(load_image(image_path)).cards, key=lambda c: -c.confidence):
-        centres = [r.det.centre for r in card.indices]
-        under = [k for k, (_, boxes) in truth.items() if k not in claimed and any(
-            b[0] <= x <= b[2] and b[1] <= y <= b[3] for x, y in centres for b in boxes)]
-        hit = next((k for k in under if truth[k][0] == card.card), under[0] if under else None)
-        if hit is None:
-            continue
-        claimed.add(hit)
-        out.append({"card": truth[hit][0], "box": [round(v, 1) for v in card.box]})
-    return out, [code for k, (code, _) in truth.items() if k not in claimed]
+    ids = list(truth)
+    matched = match_reads(reader.read(load_image(image_path)).cards, [truth[k] for k in ids])
+    out = [{"card": truth[ids[k]][0], "box": [round(v, 1) for v in card.box]}
+           for k, card in matched.hits.items()]
+    return out, [truth[ids[k]][0] for k in range(len(ids)) if k not in matched.hits]
 
 
 def write_scans(tables: Path, count: int, out: Path, models: Path = MODELS,

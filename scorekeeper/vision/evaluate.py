@@ -22,6 +22,7 @@ import csv
 import json
 import math
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -97,7 +98,7 @@ class Score:
                 **({"per_scene": self.per_scene()} if self.scenes else {})}
 
 
-def _inside(pt: tuple[float, float], box: list[float] | tuple[float, ...]) -> bool:
+def _inside(pt: tuple[float, float], box: Sequence[float]) -> bool:
     return box[0] <= pt[0] <= box[2] and box[1] <= pt[1] <= box[3]
 
 
@@ -169,6 +170,47 @@ def _centre(box: list[float] | tuple[float, ...]) -> tuple[float, float]:
     return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
+Boxes = Sequence[Sequence[float]]
+
+
+@dataclass
+class Matched:
+    """One image's read cards against its labelled ones (`match_reads`)."""
+
+    hits: dict[int, PhysicalCard]  # a labelled card → the read card on it (any code), surest first
+    unboxed: list[str]  # the image's unboxed cards read (by a read card on no labelled card)
+    strays: list[tuple[PhysicalCard, bool]]  # read cards matched to none; True: on none at all
+    left: list[str]  # the unboxed cards nobody read
+
+
+def match_reads(read: Iterable[PhysicalCard], truth: Sequence[tuple[str, Boxes]],
+                unboxed: Iterable[str] = ()) -> Matched:
+    """How every score here matches reads to labels: a read card sits on a labelled card
+    when one of its indices' centres lies in one of that card's boxes; surest first, it
+    takes the first one not taken that it names, else the first one not taken (where boxes
+    overlap in a fanned hand, a card never takes another's right answer). On no labelled
+    card at all, it reads one of the image's `unboxed` cards of its code while one is left
+    (the image shows it, nobody said where); anything else is a stray."""
+    hits: dict[int, PhysicalCard] = {}
+    left = list(unboxed)
+    found: list[str] = []
+    strays: list[tuple[PhysicalCard, bool]] = []
+    for card in sorted(read, key=lambda c: -c.confidence):
+        centres = [r.det.centre for r in card.indices] or [_centre(card.box)]
+        on = [k for k, (_, boxes) in enumerate(truth)
+              if any(_inside(c, b) for c in centres for b in boxes)]
+        under = [k for k in on if k not in hits]
+        hit = next((k for k in under if truth[k][0] == card.card), under[0] if under else None)
+        if hit is not None:
+            hits[hit] = card
+        elif not on and card.card in left:
+            left.remove(card.card)
+            found.append(card.card)
+        else:
+            strays.append((card, not on))
+    return Matched(hits, found, strays, left)
+
+
 def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> dict[str, Any]:
     score = Score()
     spy = _Detections(reader)
@@ -197,22 +239,15 @@ def _score_scene(reader: CardReader, root: Path, meta_path: Path, score: Score,
                for cid, t in truth.items()}
     for key in size_of.values():
         score.by_size.setdefault(key, [0, 0])[0] += 1
-    claimed: set[int] = set()
+    ids = list(truth)
+    matched = match_reads(result.cards, [(truth[cid]["card"], truth[cid]["boxes"])
+                                         for cid in ids])
+    claimed = {ids[k] for k in matched.hits}
     wrong: set[int] = set()
-    strays: list[tuple[float, float]] = []
-    for card in sorted(result.cards, key=lambda c: -c.confidence):
-        centres = [r.det.centre for r in card.indices]
-        # index boxes overlap in a fanned hand: a card under several is matched to the
-        # one it names, if any, so one card never takes another's right answer
-        under = [cid for cid, t in truth.items() if cid not in claimed and any(
-            _inside(c, b) for c in centres for b in t["boxes"])]
-        hit = next((cid for cid in under if truth[cid]["card"] == card.card),
-                   under[0] if under else None)
-        if hit is None:
-            score.false += 1
-            strays.append(_centre(card.box))
-            continue
-        claimed.add(hit)
+    strays = [_centre(card.box) for card, _ in matched.strays]
+    score.false += len(strays)
+    for k, card in matched.hits.items():
+        hit = ids[k]
         if card.card == truth[hit]["card"]:
             score.correct += 1
             score.by_size[size_of[hit]][1] += 1
@@ -367,38 +402,24 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
                 continue
             image = load_image(_photo_path(labels, photo.image, real))
             result = reader.read(image)
-            claimed: set[int] = set()
-            left = list(photo.unboxed)  # not read yet
+            matched = match_reads(result.cards, [(code, [box]) for code, box in photo.cards],
+                                  photo.unboxed)
+            left = matched.left
+            # where the photo shows cards nobody boxed, a read on no box is not counted
+            strays = [card.card for card, nowhere in matched.strays
+                      if photo.complete or not nowhere]
+            ignored += len(matched.strays) - len(strays)
             wrong: list[str] = []
-            strays: list[str] = []
-            for card in sorted(result.cards, key=lambda c: -c.confidence):
-                centres = [r.det.centre for r in card.indices] or [_centre(card.box)]
-                boxes = [k for k, (_, b) in enumerate(photo.cards)
-                         if any(_inside(c, b) for c in centres)]
-                under = [k for k in boxes if k not in claimed]
-                hit = next((k for k in under if photo.cards[k][0] == card.card),
-                           under[0] if under else None)
-                if hit is None and not boxes and card.card in left:
-                    left.remove(card.card)
-                    score.predicted += 1
-                    score.correct += 1
-                    continue
-                if hit is None and not boxes and not photo.complete:
-                    ignored += 1
-                    continue
-                score.predicted += 1
-                if hit is None:
-                    score.false += 1
-                    strays.append(card.card)
-                    continue
-                claimed.add(hit)
-                if card.card == photo.cards[hit][0]:
+            for k, card in matched.hits.items():
+                if card.card == photo.cards[k][0]:
                     score.correct += 1
                 else:
-                    score.false += 1
-                    wrong.append(f"{photo.cards[hit][0]}→{card.card}")
-                    score.confusions[(photo.cards[hit][0], card.card)] += 1
-            missed = [k for k in range(len(photo.cards)) if k not in claimed]
+                    wrong.append(f"{photo.cards[k][0]}→{card.card}")
+                    score.confusions[(photo.cards[k][0], card.card)] += 1
+            score.correct += len(matched.unboxed)
+            score.false += len(wrong) + len(strays)
+            score.predicted += len(matched.hits) + len(matched.unboxed) + len(strays)
+            missed = [k for k in range(len(photo.cards)) if k not in matched.hits]
             for k in missed:
                 score.miss_causes[_lost_where(spy, image, photo.cards[k][1],
                                               result.cards)] += 1
