@@ -43,6 +43,32 @@ def build_model(width: int = 16):  # -> torch.nn.Module; torch is imported only 
     )
 
 
+def widen(old: dict, new: dict) -> dict:
+    """`old` weights in the shapes of `new`, a wider network of the same design, computing
+    the same function: a warm start for more capacity instead of a run from nothing.
+
+    Each tensor's leading slice is the old one. A new channel keeps `new`'s random weights
+    from every input, but its weights into the old channels are zero, so it changes no
+    answer until training gives it a use (AdamW moves a zero weight at once).
+    Equal shapes pass through unchanged.
+    """
+    out = {}
+    for key, fresh in new.items():
+        was = old[key]
+        if any(a > b for a, b in zip(was.shape, fresh.shape, strict=True)):
+            raise ValueError(f"{key}: {tuple(was.shape)} cannot start a narrower "
+                             f"{tuple(fresh.shape)}")
+        if was.shape == fresh.shape:
+            out[key] = was
+            continue
+        grown = fresh.clone()
+        if fresh.dim() >= 2:
+            grown[:was.shape[0], was.shape[1]:] = 0
+        grown[tuple(slice(0, n) for n in was.shape)] = was
+        out[key] = grown
+    return out
+
+
 def _augment(x, gen):
     """Quarter turns, lighting and blur the scenes may not have covered."""
     import torch
@@ -66,6 +92,7 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
 
     `design` builds another network from `width`, to compare designs at equal cost
     (models/README.md, "Classifier design").
+    `init` weights of a narrower network of the same design are widened (`widen`).
     `bf16`: on a CPU, bfloat16 autocast with channels-last tensors (training/mixed_precision.py).
 
     On a GPU the whole crop set moves to the device once: the batches are tiny, so copying
@@ -80,7 +107,7 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
     device = "cuda" if torch.cuda.is_available() else "cpu"
     model = (design or build_model)(width)
     if init is not None:
-        model.load_state_dict(torch.load(init, map_location="cpu"))
+        model.load_state_dict(widen(torch.load(init, map_location="cpu"), model.state_dict()))
     model = model.to(device)
     bf16 = bf16 and device == "cpu"
     layout = torch.channels_last if bf16 else torch.contiguous_format

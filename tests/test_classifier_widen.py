@@ -1,0 +1,56 @@
+"""A narrower classifier's weights warm-start a wider one without changing its answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def test_a_widened_classifier_answers_as_the_narrow_one_did() -> None:
+    torch = pytest.importorskip("torch")
+    from scorekeeper.training.classifier_train import build_model, widen
+
+    torch.manual_seed(0)
+    narrow = build_model(8)
+    for m in narrow.modules():  # running statistics that are not the defaults
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+    wide = build_model(12)
+    wide.load_state_dict(widen(narrow.state_dict(), wide.state_dict()))
+    x = torch.rand(6, 3, 48, 48)
+    narrow.eval()
+    wide.eval()
+    with torch.no_grad():
+        assert torch.allclose(narrow(x), wide(x), atol=1e-5)
+    # the new channels are not dead: their own weights are random, not zero
+    first = wide[0].weight
+    assert first.shape[0] == 20 and first[16:].abs().sum() > 0
+
+
+def test_equal_widths_pass_through_and_a_narrower_target_is_refused() -> None:
+    pytest.importorskip("torch")
+    from scorekeeper.training.classifier_train import build_model, widen
+
+    a, b = build_model(8).state_dict(), build_model(8).state_dict()
+    assert all(widen(a, b)[k] is a[k] for k in a)
+    with pytest.raises(ValueError, match="narrower"):
+        widen(build_model(12).state_dict(), build_model(8).state_dict())
+
+
+def test_training_starts_from_a_narrower_networks_weights(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    import numpy as np
+
+    from scorekeeper.training.classifier_train import build_model, train
+    from scorekeeper.vision.classifier import CROP
+
+    narrow = tmp_path / "narrow.pt"
+    torch.save(build_model(8).state_dict(), narrow)
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (16, CROP, CROP, 3), dtype=np.uint8)
+    stats = train(x, rng.integers(0, 54, 16), tmp_path / "cls.onnx", epochs=1, batch=8,
+                  width=12, init=narrow)
+    assert stats["width"] == 12
+    assert torch.load(tmp_path / "cls.pt")["0.weight"].shape[0] == 20
