@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES
-from scorekeeper.vision.classifier import CROP
+from scorekeeper.vision.classifier import CROP, MARGIN
 
 
 def conv_block(cin: int, cout: int, stride: int = 1) -> list:  # [Conv2d, BatchNorm2d, ReLU]
@@ -69,8 +69,9 @@ def widen(old: dict, new: dict) -> dict:
     return out
 
 
-def _augment(x, gen):
-    """Quarter turns, lighting and blur the scenes may not have covered."""
+def _augment(x, gen, low_res: float = 0.0):
+    """Quarter turns, lighting and blur the scenes may not have covered; `low_res`: the
+    share of crops shrunk to an index of 10–24 px and enlarged again (`_low_res`)."""
     import torch
 
     k = int(torch.randint(0, 4, (1,), generator=gen))
@@ -81,18 +82,49 @@ def _augment(x, gen):
     tint = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
     # drawn on the CPU generator (reproducible), applied where the batch lives
     gain, bias, tint = (t.to(x.device) for t in (gain, bias, tint))
+    if low_res > 0:
+        x = _low_res(x, gen, low_res)
     return (x * gain * tint + bias).clamp(0, 1)
+
+
+LOW_RES_PX = (10, 24)  # the index sizes `_low_res` brings crops down to
+
+
+def _low_res(x, gen, share: float):
+    """A share of the batch as a small index would crop: shrunk (with area averaging, as a
+    camera's pixels do) so the index spans 10–24 px, then enlarged back to the crop size.
+
+    Indices under 20 px are where the reader loses most cards (models/README.md), and every
+    larger index of the scenes can stand in for one this way.
+    """
+    import torch
+    from torch.nn import functional
+
+    pick = torch.rand(x.shape[0], generator=gen) < share
+    if not bool(pick.any()):
+        return x
+    # the crop spans the index and its margin (vision/classifier.MARGIN)
+    index_px = float(torch.empty(1).uniform_(*LOW_RES_PX, generator=gen))
+    side = max(4, round(index_px * (1 + 2 * MARGIN)))
+    chosen = pick.nonzero().squeeze(1).to(x.device)
+    small = functional.interpolate(x[chosen], size=(side, side), mode="area")
+    x = x.clone()
+    x[chosen] = functional.interpolate(small, size=x.shape[2:], mode="bilinear",
+                                       align_corners=False)
+    return x
 
 
 def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int = 64,
           seed: int = 0, val: tuple[np.ndarray, np.ndarray] | None = None,
           init: Path | None = None, lr: float = 2e-2, width: int = 16,
-          design: Callable[[int], Any] | None = None, bf16: bool = False) -> dict:
+          design: Callable[[int], Any] | None = None, bf16: bool = False,
+          low_res: float = 0.0) -> dict:
     """Train (or continue from `init` weights), save `out` (ONNX) and its weights (.pt).
 
     `design` builds another network from `width`, to compare designs at equal cost
     (models/README.md, "Classifier design").
     `init` weights of a narrower network of the same design are widened (`widen`).
+    `low_res`: the share of each batch shown as a small index would crop (`_low_res`).
     `bf16`: on a CPU, bfloat16 autocast with channels-last tensors (training/mixed_precision.py).
 
     On a GPU the whole crop set moves to the device once: the batches are tiny, so copying
@@ -129,7 +161,8 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
         total, correct = 0.0, 0
         for i in range(0, len(xt), batch):
             idx = order[i:i + batch].to(xt.device)
-            xb = _augment(xt[idx].float() / 255, gen).to(device, memory_format=layout)
+            xb = _augment(xt[idx].float() / 255, gen, low_res).to(device,
+                                                                memory_format=layout)
             yb = yt[idx]
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
                 logits = model(xb)
@@ -158,7 +191,7 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     export_onnx(model, out)
     return {"history": history, "seconds": round(time.time() - start, 1), "samples": len(xt),
-            "width": width, "device": device, "bf16": bf16}
+            "width": width, "device": device, "bf16": bf16, "low_res": low_res}
 
 
 def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:

@@ -1,4 +1,4 @@
-"""A narrower classifier's weights warm-start a wider one without changing its answers."""
+"""Classifier training: a wider network warm-started from a narrower one, small-index crops."""
 
 from __future__ import annotations
 
@@ -54,3 +54,22 @@ def test_training_starts_from_a_narrower_networks_weights(tmp_path: Path) -> Non
                   width=12, init=narrow)
     assert stats["width"] == 12
     assert torch.load(tmp_path / "cls.pt")["0.weight"].shape[0] == 20
+
+
+def test_low_res_crops_lose_detail_and_keep_their_shape() -> None:
+    torch = pytest.importorskip("torch")
+    from scorekeeper.training.classifier_train import _low_res
+
+    gen = torch.Generator().manual_seed(0)
+    x = torch.rand(8, 3, 48, 48)
+    assert _low_res(x, gen, 0.0) is x
+    small = _low_res(x, gen, 1.0)
+    assert small.shape == x.shape and float(small.min()) >= 0 and float(small.max()) <= 1
+
+    def detail(t):  # neighbouring pixels' difference: what shrinking removes
+        return float((t[..., 1:] - t[..., :-1]).abs().mean())
+
+    assert detail(small) < detail(x) / 2
+    half = _low_res(x, torch.Generator().manual_seed(1), 0.5)
+    same = [bool(torch.equal(half[i], x[i])) for i in range(8)]
+    assert any(same) and not all(same)
