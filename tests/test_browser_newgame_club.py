@@ -183,3 +183,41 @@ def test_outside_club_mode_the_sheet_is_as_at_home(
     admin.page.wait_for_timeout(300)  # the club list's answer (club mode off) has come
     expect(admin.tid("newgame-roster")).to_be_hidden()
     expect(admin.tid("player-who-0")).to_be_hidden()
+
+
+def test_a_sheet_left_open_shows_the_clubs_list_as_it_changes(
+        browser: Any, servers: list[Server], phone: list[Phone], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's answers are stood in for (the table itself asks its club once a minute,
+    test_club_roster.py); the page's clock is run on instead of waited for."""
+    table = start(Server(tmp_path / "table"), monkeypatch)
+    servers.append(table)
+    fetched = datetime.now(UTC).isoformat(timespec="seconds")
+    answer = {"club": True, "players": MEMBERS[:3], "fetched_at": fetched, "age_s": 0,
+              "fresh": True, "problem": None}
+    asked: list[str] = []
+
+    def club_list(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(json=answer)
+
+    admin = open_phone(browser, f"{table.url}/#token={TOKEN}")
+    phone.append(admin)
+    admin.page.route("**/api/club/players", club_list)
+    admin.page.clock.install()
+    admin.tid("empty-new-game").click()
+    expect(admin.page.locator("[data-testid=roster-chip]")).to_have_count(3)
+    admin.tid("player-input-0").fill("Ev")  # a name being typed when the list changes
+
+    answer = {**answer, "players": [*MEMBERS[:3], "Eva"]}  # the club adds a player
+    admin.page.clock.run_for(31_000)
+    expect(admin.tid("newgame-roster")).to_contain_text("Club players matching “Ev”")
+    expect(chip(admin, "Eva")).to_be_visible()
+    expect(admin.tid("player-input-0")).to_be_focused()
+    expect(admin.tid("player-input-0")).to_have_value("Ev")
+
+    admin.tid("newgame-close").click()  # closed: no more asking
+    expect(admin.tid("newgame-sheet")).to_be_hidden()
+    before = len(asked)
+    admin.page.clock.run_for(95_000)
+    assert len(asked) == before

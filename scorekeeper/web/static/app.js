@@ -749,6 +749,39 @@ async function createGame(ng) {
   }
 }
 
+// the table asks its club at most once a minute; a sheet left open looks twice as often
+const ROSTER_REFRESH_MS = 30_000;
+let newGameSheet = null; // the sheet opened last: an older sheet's refresh stops
+
+/** Show the club's list on the sheet; a name being typed keeps its caret. */
+function showRoster(ng, roster) {
+  ng.roster = roster;
+  syncNames(ng);
+  const inputs = () => [...ng.els.players.querySelectorAll('input')];
+  const typing = inputs().indexOf(document.activeElement);
+  renderPlayerRows(ng); // with the rows' marks and "Add a guest"
+  const again = inputs()[typing];
+  again?.focus();
+  again?.setSelectionRange(again.value.length, again.value.length);
+}
+
+/** While the sheet stays open, show a club list that changed (a player the club added, the
+ *  club back after an outage); stops when the sheet closes. */
+function keepRosterFresh(ng) {
+  const same = (a, b) => a.fresh === b.fresh && a.fetched_at === b.fetched_at
+    && JSON.stringify(a.players) === JSON.stringify(b.players);
+  const timer = setInterval(async () => {
+    if (newGameSheet !== ng || !ng.dialog.open) {
+      clearInterval(timer);
+      return;
+    }
+    const roster = await loadRoster();
+    if (roster && newGameSheet === ng && ng.dialog.open && !same(roster, ng.roster)) {
+      showRoster(ng, roster);
+    }
+  }, ROSTER_REFRESH_MS);
+}
+
 /** The new-game sheet: variant, players, rules; it starts from the current game's. */
 function openNewGame() {
   if (!state.admin) return;
@@ -777,16 +810,11 @@ function openNewGame() {
     ng.deck = deckChoice(list, prev ? prev.deck ?? null : undefined);
     if (ng.deck) fill(ng.els.deck, h('h3', { class: 'section-label' }, t('newgame.deck')), ng.deck.el);
   });
+  newGameSheet = ng;
   loadRoster().then((roster) => {
     if (!roster || !ng.dialog.open) return;
-    ng.roster = roster;
-    syncNames(ng);
-    const inputs = () => [...ng.els.players.querySelectorAll('input')];
-    const typing = inputs().indexOf(document.activeElement);
-    renderPlayerRows(ng); // with the rows' marks and "Add a guest"; a name being typed keeps its caret
-    const again = inputs()[typing];
-    again?.focus();
-    again?.setSelectionRange(again.value.length, again.value.length);
+    showRoster(ng, roster);
+    keepRosterFresh(ng);
   });
   ng.els.create = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: () => createGame(ng) }, t('newgame.start'));
   fill($('#newgame-form'),
