@@ -207,12 +207,15 @@ def test_a_sheet_left_open_shows_the_clubs_list_as_it_changes(
     admin.page.clock.install()
     admin.tid("empty-new-game").click()
     expect(admin.page.locator("[data-testid=roster-chip]")).to_have_count(3)
+    admin.tid("player-input-1").fill("Zoe")  # not a club player yet
+    expect(admin.tid("player-who-1")).to_have_text("Guest")
     admin.tid("player-input-0").fill("Ev")  # a name being typed when the list changes
 
-    answer = {**answer, "players": [*MEMBERS[:3], "Eva"]}  # the club adds a player
+    answer = {**answer, "players": [*MEMBERS[:3], "Eva", "Zoe"]}  # the club adds two
     admin.page.clock.run_for(31_000)
     expect(admin.tid("newgame-roster")).to_contain_text("Club players matching “Ev”")
     expect(chip(admin, "Eva")).to_be_visible()
+    expect(admin.tid("player-who-1")).to_have_text("Club")
     expect(admin.tid("player-input-0")).to_be_focused()
     expect(admin.tid("player-input-0")).to_have_value("Ev")
 

@@ -766,7 +766,8 @@ function showRoster(ng, roster) {
 }
 
 /** While the sheet stays open, show a club list that changed (a player the club added, the
- *  club back after an outage); stops when the sheet closes. */
+ *  club back after an outage): the marks and the names to tap only, so the rows (and a name
+ *  being typed in one) stay as they are; stops when the sheet closes. */
 function keepRosterFresh(ng) {
   const same = (a, b) => a.fresh === b.fresh && a.fetched_at === b.fetched_at
     && JSON.stringify(a.players) === JSON.stringify(b.players);
@@ -777,7 +778,9 @@ function keepRosterFresh(ng) {
     }
     const roster = await loadRoster();
     if (roster && newGameSheet === ng && ng.dialog.open && !same(roster, ng.roster)) {
-      showRoster(ng, roster);
+      ng.roster = roster;
+      syncNames(ng);
+      refreshRoster(ng);
     }
   }, ROSTER_REFRESH_MS);
 }
