@@ -6,6 +6,8 @@
 # fonts.tar.xz (a subset of the fonts the art install adds, for font decks and printed
 # distractors; paths relative to /usr/share/fonts).
 # INIT=models: a warm start from the shipped networks (the classifier keeps their width).
+# DET_ARGS: more plan flags for the detector stage only, e.g. DET_ARGS="--imgsz 640" (the
+# next run docs/model-experiments.md 0.12.0 proposes: small indices learnt at their size).
 # Everything is fitted to BUDGET seconds: a smoke run first (fails in seconds, not minutes),
 # then as many scenes as RENDER_S allows, then the classifier and the detector side by side,
 # the detector on ultralytics' time budget. Outputs land in $OUT.
@@ -82,7 +84,9 @@ if [ -n "${INIT:-}" ]; then
 fi
 $RUN $WARM --stages classifier >"$OUT/classifier.log" 2>&1 &
 cls=$!
-$RUN $WARM --stages detector --minutes "$MIN" >"$OUT/detector.log" 2>&1 || say "detector failed"
+# shellcheck disable=SC2086  # DET_ARGS is a list of flags
+$RUN $WARM ${DET_ARGS:-} --stages detector --minutes "$MIN" >"$OUT/detector.log" 2>&1 ||
+  say "detector failed"
 wait $cls || say "classifier failed"
 say "trained"
 cp $WORK/runs/detector/weights/best.pt "$OUT/cards-det.pt" || true
