@@ -21,9 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from scorekeeper.training.adapt import match_cards
 from scorekeeper.vision.classes import CARD, CLASSIFIER_CLASSES, INDEX
 from scorekeeper.vision.classifier import crop_index
-from scorekeeper.vision.evaluate import match_reads, read_labels
+from scorekeeper.vision.evaluate import read_labels
 from scorekeeper.vision.pairing import IndexReading, pair_indices
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
@@ -71,10 +72,9 @@ def score(scenes: list[tuple], keep: Rule) -> tuple[int, int, int, int]:
             if CLASSIFIER_CLASSES[k] != "none" and keep(p, p2, det.conf, det.size):
                 readings.append(IndexReading(det, CLASSIFIER_CLASSES[k], p))
         found = pair_indices(readings, cards)
-        matched = match_reads(found, truth)
-        right = sum(card.card == truth[k][0] for k, card in matched.hits.items())
+        right, wrong = match_cards(found, [(code, boxes, True) for code, boxes in truth])
         exact += right
-        false += len(matched.hits) - right + len(matched.strays)
+        false += wrong
         predicted += len(found)
         labelled += len(truth)
     return exact, false, predicted, labelled
