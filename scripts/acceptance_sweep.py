@@ -24,7 +24,7 @@ import numpy as np
 from scorekeeper.training.adapt import match_cards
 from scorekeeper.vision.classes import CARD, CLASSIFIER_CLASSES, INDEX
 from scorekeeper.vision.classifier import crop_index
-from scorekeeper.vision.evaluate import read_labels
+from scorekeeper.vision.evaluate import UNASKED, read_labels
 from scorekeeper.vision.pairing import IndexReading, pair_indices
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
@@ -49,22 +49,25 @@ def looks(models: Path, test: Path) -> list[tuple]:
     scenes = []
     for meta in sorted((test / "cards").glob("*.json")):
         truth: dict[int, tuple[str, list]] = {}
-        for o in read_labels(meta):
+        labels = read_labels(meta)
+        for o in labels:
             if o["kind"] == "index":
                 truth.setdefault(o["card_id"], (o["card"], []))[1].append(o["box"])
+        ignore = [(o["card"], [o["box"]]) for o in labels if o["kind"] in UNASKED]
         image = load_image(test / "images" / f"{meta.stem}.jpg")
         dets, _ = reader.detect(image)
         index = [d for d in dets if d.cls == INDEX]
         probs = (reader.classifier.probabilities([crop_index(image, d.box) for d in index])
                  if index else np.zeros((0, len(CLASSIFIER_CLASSES))))
-        scenes.append((index, [d for d in dets if d.cls == CARD], probs, list(truth.values())))
+        scenes.append((index, [d for d in dets if d.cls == CARD], probs, list(truth.values()),
+                       ignore))
     return scenes
 
 
 def score(scenes: list[tuple], keep: Rule) -> tuple[int, int, int, int]:
     """Exact cards, false cards, predicted cards, labelled cards."""
     exact = false = predicted = labelled = 0
-    for index, cards, probs, truth in scenes:
+    for index, cards, probs, truth, ignore in scenes:
         readings = []
         for det, row in zip(index, probs, strict=True):
             k = int(row.argmax())
@@ -72,10 +75,12 @@ def score(scenes: list[tuple], keep: Rule) -> tuple[int, int, int, int]:
             if CLASSIFIER_CLASSES[k] != "none" and keep(p, p2, det.conf, det.size):
                 readings.append(IndexReading(det, CLASSIFIER_CLASSES[k], p))
         found = pair_indices(readings, cards)
-        right, wrong = match_cards(found, [(code, boxes, True) for code, boxes in truth])
+        right, wrong = match_cards(found, [(code, boxes, True) for code, boxes in truth],
+                                   ignore=ignore)
         exact += right
         false += wrong
-        predicted += len(found)
+        predicted += right + wrong  # as `scorekeeper eval`: a card read where no label asks
+        # (`evaluate.UNASKED`) is neither right nor false
         labelled += len(truth)
     return exact, false, predicted, labelled
 

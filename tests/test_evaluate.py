@@ -81,6 +81,31 @@ def test_a_reading_under_two_overlapping_indices_goes_to_the_card_it_names(tmp_p
     assert (s["correct"], s["false"], s["worst_confusions"]) == (1, 0, [])
 
 
+def test_a_right_reading_of_an_index_no_label_asks_for_is_neither_right_nor_false(
+        tmp_path: Path) -> None:
+    # a 9S whose index shows too little to be labelled ("partial"), a 5D whose suit pip is
+    # covered ("covered"), and a labelled 3C under whose box the covered 5D's index lies
+    _scene(tmp_path, [
+        {"kind": "index", "card": "3C", "card_id": 1, "box": [100, 100, 140, 150]},
+        {"kind": "partial", "card": "9S", "card_id": 2, "box": [10, 10, 22, 20]},
+        {"kind": "covered", "card": "5D", "card_id": 3, "box": [104, 104, 118, 120]},
+        {"kind": "covered", "card": "KH", "card_id": 4, "box": [160, 10, 180, 40]},
+    ])
+    reader = StandInReader([
+        _card("9S", (11, 11, 21, 19)),      # what shows there: not counted
+        _card("5D", (105, 105, 117, 119)),  # the covered 5D, inside the 3C's box: not
+        # counted, and it does not take the 3C
+        _card("3C", (101, 101, 139, 149)),  # exact
+        _card("KD", (162, 12, 178, 38)),    # a covered KH read as another card: false
+        _card("9S", (12, 12, 20, 18), 0.5),  # the 9S again: neither (as any reading there)
+    ])
+    s = eval_synthetic(reader, tmp_path)  # type: ignore[arg-type]
+    assert (s["labelled"], s["correct"], s["false"], s["ignored"]) == (1, 1, 1, 3)
+    assert s["predicted"] == 2  # the 3C and the KD
+    assert s["worst_confusions"] == []
+    assert "not counted: 3 cards read right" in format_report("held-out", s)
+
+
 def test_eval_on_a_folder_without_a_model_is_a_clear_error(tmp_path: Path, capsys) -> None:
     from scorekeeper.cli import main
 

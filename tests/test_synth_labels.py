@@ -71,6 +71,22 @@ def test_an_index_whose_pip_is_covered_is_labelled_covered() -> None:
                 if x["kind"] == "covered"]
 
 
+def test_an_index_that_shows_too_little_is_labelled_partial() -> None:
+    # a third of the index shows: no reading is asked for, but what shows is the 7H's, so
+    # evaluation neither rewards nor charges a 7H read there
+    owner, pc = _card_with_index("7H", slice(20, 41))
+    labels = _labels(owner, [pc], np.eye(3), SIZE, Style())
+    assert sorted(lab["kind"] for lab in labels) == ["index", "partial"]
+    partial = next(lab for lab in labels if lab["kind"] == "partial")
+    assert partial["card"] == "7H" and partial["card_id"] == 0
+    assert partial["box"] == [9.5, 9.5, 30.5, 19.5] and partial["visible"] < 0.6
+    # no detector target, and no classifier crop of its card
+    assert [line.split()[0] for line in yolo_lines(labels, SIZE, "detector")] == ["0"]
+    owner[60:, :] = 1  # the turned index hidden: nothing is labelled for it at all
+    labels = _labels(owner, [pc], np.eye(3), SIZE, Style())
+    assert [lab["kind"] for lab in labels] == ["partial"]
+
+
 def test_covered_labels_are_no_detector_target() -> None:
     owner, pc = _card_with_index("7H", slice(28, 41))
     labels = _labels(owner, [pc], np.eye(3), SIZE, Style())

@@ -46,6 +46,9 @@ SIZE_BUCKETS = ((0, 15), (15, 20), (20, 30), (30, 10**6))
 MISS_CAUSES = ("not detected", "turned down by the classifier",
                "paired into another card", "dropped after reading")
 DETECTED_IOU = 0.3
+# label kinds of an index that shows but is not asked for (`compose._labels`): a reading of
+# its own card there is neither right nor false
+UNASKED = ("partial", "covered")
 
 
 def _bucket(px: float) -> str:
@@ -66,6 +69,7 @@ class Score:
     missed: int = 0
     wrong: int = 0  # read as another card (counted in `false` too)
     stray: int = 0  # on no card, or a second reading of a card already read
+    ignored: int = 0  # read right where no label asks (`match_reads`): not in `predicted`
     miss_causes: Counter[str] = field(default_factory=Counter)
     hands: int = 0  # players' hands, when the labels name each card's player
     clean_hands: int = 0
@@ -89,6 +93,7 @@ class Score:
         return {"labelled": self.truth, "predicted": self.predicted, "correct": self.correct,
                 "false": self.false, "precision": round(p, 4), "recall": round(r, 4),
                 "f1": round(f1, 4), "false_rate": round(self.false / max(1, self.predicted), 4),
+                "ignored": self.ignored,
                 "worst_confusions": [f"{a}→{b} ×{n}" for (a, b), n in
                                      self.confusions.most_common(10)],
                 **({"recall_by_index_px": {k: {"labelled": n, "correct": c,
@@ -181,26 +186,39 @@ class Matched:
     unboxed: list[str]  # the image's unboxed cards read (by a read card on no labelled card)
     strays: list[tuple[PhysicalCard, bool]]  # read cards matched to none; True: on none at all
     left: list[str]  # the unboxed cards nobody read
+    ignored: list[PhysicalCard] = field(default_factory=list)  # right where no label asks
 
 
 def match_reads(read: Iterable[PhysicalCard], truth: Sequence[tuple[str, Boxes]],
-                unboxed: Iterable[str] = ()) -> Matched:
+                unboxed: Iterable[str] = (), ignore: Sequence[tuple[str, Boxes]] = ()
+                ) -> Matched:
     """How every score here matches reads to labels: a read card sits on a labelled card
     when one of its indices' centres lies in one of that card's boxes; surest first, it
     takes the first one not taken that it names, else the first one not taken (where boxes
     overlap in a fanned hand, a card never takes another's right answer). On no labelled
     card at all, it reads one of the image's `unboxed` cards of its code while one is left
-    (the image shows it, nobody said where); anything else is a stray."""
+    (the image shows it, nobody said where); anything else is a stray.
+
+    `ignore`: indices that show but that no label asks to be read (too little of them
+    shows, or their suit pip is covered). A read card that names no labelled card under it
+    but names the card whose index lies there read what is there: it is `ignored`, neither
+    right nor false, as detection benchmarks treat their "don't care" regions."""
     hits: dict[int, PhysicalCard] = {}
     left = list(unboxed)
     found: list[str] = []
     strays: list[tuple[PhysicalCard, bool]] = []
+    ignored: list[PhysicalCard] = []
     for card in sorted(read, key=lambda c: -c.confidence):
         centres = [r.det.centre for r in card.indices] or [_centre(card.box)]
         on = [k for k, (_, boxes) in enumerate(truth)
               if any(_inside(c, b) for c in centres for b in boxes)]
         under = [k for k in on if k not in hits]
-        hit = next((k for k in under if truth[k][0] == card.card), under[0] if under else None)
+        named = next((k for k in under if truth[k][0] == card.card), None)
+        if named is None and any(code == card.card and _inside(c, b) for code, boxes in ignore
+                                 for b in boxes for c in centres):
+            ignored.append(card)
+            continue
+        hit = named if named is not None else under[0] if under else None
         if hit is not None:
             hits[hit] = card
         elif not on and card.card in left:
@@ -208,7 +226,7 @@ def match_reads(read: Iterable[PhysicalCard], truth: Sequence[tuple[str, Boxes]]
             found.append(card.card)
         else:
             strays.append((card, not on))
-    return Matched(hits, found, strays, left)
+    return Matched(hits, found, strays, left, ignored)
 
 
 def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> dict[str, Any]:
@@ -231,17 +249,19 @@ def _score_scene(reader: CardReader, root: Path, meta_path: Path, score: Score,
             t = truth.setdefault(o["card_id"], {"card": o["card"], "boxes": [],
                                                 "player": o.get("player")})
             t["boxes"].append(o["box"])
+    ignore = [(o["card"], [o["box"]]) for o in objects if o["kind"] in UNASKED]
     image = load_image(root / "images" / f"{meta_path.stem}.jpg")
     result = reader.read(image)
     score.truth += len(truth)
-    score.predicted += len(result.cards)
     size_of = {cid: _bucket(max(max(b[2] - b[0], b[3] - b[1]) for b in t["boxes"]))
                for cid, t in truth.items()}
     for key in size_of.values():
         score.by_size.setdefault(key, [0, 0])[0] += 1
     ids = list(truth)
     matched = match_reads(result.cards, [(truth[cid]["card"], truth[cid]["boxes"])
-                                         for cid in ids])
+                                         for cid in ids], ignore=ignore)
+    score.ignored += len(matched.ignored)
+    score.predicted += len(result.cards) - len(matched.ignored)
     claimed = {ids[k] for k in matched.hits}
     wrong: set[int] = set()
     strays = [_centre(card.box) for card, _ in matched.strays]
@@ -448,6 +468,9 @@ def format_report(name: str, s: dict[str, Any]) -> str:
     lines = [f"{name}: precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
              f"F1 {s['f1']:.3f}  ({s['correct']}/{s['labelled']} read, "
              f"{s['false']} false of {s['predicted']} predicted)"]
+    if s.get("ignored"):
+        lines.append(f"  not counted: {s['ignored']} cards read right from an index that shows "
+                     "too little, or no suit pip, to be labelled")
     if s["worst_confusions"]:
         lines.append("  worst confusions: " + ", ".join(s["worst_confusions"]))
     if s.get("recall_by_index_px"):

@@ -252,6 +252,13 @@ def _labels(owner: np.ndarray, placed: list[PlacedCard], to_image: np.ndarray, s
         for corner, quad in enumerate(pc.quads):
             frac, sel, x0, y0 = quad_fraction(owner, quad, pc.card_id)
             if frac < style.index_min_visible:
+                # too little shows to ask for a reading, but what shows is this card's: a
+                # reading of it there is neither right nor false (`evaluate.match_reads`)
+                box = _visible_box(sel, x0, y0, to_image, size) if frac > 0 else None
+                if box:
+                    labels.append({"card": pc.card, "box": box, "kind": "partial",
+                                   "visible": round(frac, 3), "card_id": pc.card_id,
+                                   "deck": pc.deck})
                 continue
             # a joker's index is a word with no pip
             pip = 1.0 if pc.card == "JK" else quad_fraction(
