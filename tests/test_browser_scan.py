@@ -279,6 +279,45 @@ def test_review_correct_and_confirm_a_scan(server: Server, phones: tuple[Phone, 
     assert sorted(hand["hand"]) == sorted(["QS", "QD", "5S"])
 
 
+def test_a_card_the_reader_was_unsure_of_is_added_with_one_tap(
+        server: Server, phones: tuple[Phone, Phone]) -> None:
+    admin, _ = phones
+    server.api("POST", "/api/games", {"variant": "rummy500", "players": ["Ann", "Bob"]})
+    reload(admin)
+    scan = {**SCAN_500, "cards": [{**c, "card": "10C"} if i == 2 else c
+                                  for i, c in enumerate(SCAN_500["cards"])],
+            "melds": [["10H", "10D", "10C"]], "impossible": [],
+            "maybe": [{"card": "7D", "confidence": 0.41, "box": [560, 700, 640, 820]},
+                      {"card": "KS", "confidence": 0.35, "box": [100, 700, 180, 820]},
+                      {"card": "2H", "confidence": 0.3, "box": "nowhere"}]}  # no box: left out
+    FakeScans(admin, scan)
+    admin.tid("primary-btn").click()
+    admin.tid("scan-camera-0").click()
+    wait_photo(admin)
+    # offered on the photo and in their own row, counted nowhere
+    expect(admin.tid("scan-maybe-0")).to_contain_text("7♦?")
+    expect(admin.tid("scan-maybe-box-1")).to_be_visible()
+    expect(admin.tid("scan-maybe")).to_be_visible()
+    expect(admin.tid("scan-maybe").locator(".scan-chip")).to_have_count(2)
+    expect(admin.tid("scan-count")).to_have_text("6 cards · 1 to check")
+    expect(admin.tid("scan-confirm-what")).to_have_text("1 meld + 3 in hand")
+    admin.tid("scan-maybe").scroll_into_view_if_needed()
+    shot(admin, "scan-maybe.png")
+
+    # one tap on the photo's label adds the 7♦ to the hand, where it lies
+    admin.tid("scan-maybe-0").locator("button").click()
+    expect(admin.tid("scan-maybe-0")).to_have_count(0)
+    expect(admin.tid("scan-box-6")).to_have_attribute("data-card", "7D")
+    expect(admin.tid("scan-group-hand").get_by_test_id("scan-chip-6")).to_be_visible()
+    # the other from its chip; then nothing is left to offer
+    admin.tid("scan-maybe-chip-1").locator("button").click()
+    expect(admin.tid("scan-chip-7")).to_have_attribute("data-card", "KS")
+    expect(admin.tid("scan-maybe")).to_be_hidden()
+    expect(admin.tid("scan-confirm-what")).to_have_text("1 meld + 5 in hand")
+    admin.tid("scan-confirm").click()
+    assert chip_cards(admin.tid("zone-hand")) == sorted(["QS", "QD", "AS", "7D", "KS"])
+
+
 def test_chicago_knock_check_verdict(server: Server, phones: tuple[Phone, Phone]) -> None:
     admin, _viewer = phones
     server.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})

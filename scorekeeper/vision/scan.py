@@ -6,7 +6,7 @@ stores the annotated picture for the players to check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -16,7 +16,7 @@ from scorekeeper.rules import Game
 from scorekeeper.vision.annotate import annotate
 from scorekeeper.vision.layout import read_layout
 from scorekeeper.vision.pairing import PhysicalCard
-from scorekeeper.vision.reader import CardReader, ReadResult
+from scorekeeper.vision.reader import CardReader, ReadResult, cards_json
 
 Zone = str | None
 
@@ -30,11 +30,12 @@ class ScanResult:
     knock: dict[str, Any] | None
     annotated: np.ndarray
     ms: float
+    maybe: list[dict[str, Any]] = field(default_factory=list)  # `ReadResult.maybe`
 
     def to_json(self, image_url: str) -> dict[str, Any]:
         return {"cards": self.cards, "melds": self.melds, "hand": self.hand,
                 "impossible": self.impossible, "image": image_url, "knock": self.knock,
-                "ms": round(self.ms)}
+                "ms": round(self.ms), "maybe": self.maybe}
 
 
 def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | None,
@@ -46,14 +47,15 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
     view = calibration.rectify(frame) if calibration is not None else frame
     result = reader.read(view, camera)
     cards, zones = place_on_mat(view, result.cards, calibration)
-    result = ReadResult(cards, result.ms, result.looks)
+    maybe = place_on_mat(view, result.maybe, calibration)[0] if result.maybe else []
+    result = ReadResult(cards, result.ms, result.looks, maybe)
     layout = read_layout(result.cards, game.settings, zones)
     knock = None
     if game.rules.knock is not None and player is not None and layout.hand \
             and not layout.impossible:
         knock = game.knock_check(player, layout.hand)
     return ScanResult(result.to_json(), layout.melds, layout.hand, layout.impossible, knock,
-                      annotate(view, result.cards), result.ms)
+                      annotate(view, result.cards), result.ms, cards_json(result.maybe))
 
 
 def place_on_mat(frame: np.ndarray, cards: list[PhysicalCard], calibration: Any | None = None

@@ -350,6 +350,8 @@ class ScanAnswer(_Answer):
     deck: str | None = Field(None, description="the deck whose model read it (null: generic)")
     learn: bool = Field(False, description="whether confirming it teaches the game's deck")
     warnings: list[str] = Field([], description="e.g. the game's deck could not be used")
+    maybe: list[dict[str, Any]] = Field([], description="cards read under the card threshold "
+                                        "where no card was read: offered, never counted")
 
 
 class LearnAnswer(_Answer):

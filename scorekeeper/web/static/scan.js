@@ -312,6 +312,11 @@ function renderOverlay(bad) {
     swipeable(label, () => removeCard(c.id));
     labels.push(label);
   }
+  for (const m of rv.maybe) {
+    boxes.push(h('div', { class: 'scan-box maybe', testid: `scan-maybe-box-${m.key}`, style: place(m.box) }));
+    labels.push(h('div', { class: `scan-label maybe ${suitClass(m.card)}`, testid: `scan-maybe-${m.key}`, 'data-card': m.card, 'data-box': m.box.join(',') },
+      maybeButton(m, 'scan-label-main')));
+  }
   if (rv.pick?.mode === 'add' && rv.pick.box) {
     boxes.push(h('div', { class: 'scan-box ghost', testid: 'scan-box-new', style: place(rv.pick.box) }));
   }
@@ -375,6 +380,38 @@ function cardFace(c, verb) {
     low ? h('small', { 'aria-hidden': 'true' }, low) : null,
     h('span', { class: 'sr-only' }, `${verb} ${low ? t('scan.sure', { name: cardName(c.card), pct: low }) : cardName(c.card)}`),
   ];
+}
+
+/** A card the reader was unsure of (under its card threshold): one tap adds it. */
+function maybeButton(m, cls) {
+  return h('button', {
+    type: 'button',
+    class: cls,
+    'aria-label': t('scan.maybeAdd', { card: cardName(m.card) }),
+    onclick: (ev) => {
+      ev.stopPropagation();
+      addMaybe(m.key);
+    },
+  }, h('span', { 'aria-hidden': 'true' }, `${cardLabel(m.card)}?`));
+}
+
+function addMaybe(key) {
+  const m = rv.maybe.find((x) => x.key === key);
+  if (!m) return;
+  rv.maybe = rv.maybe.filter((x) => x !== m);
+  // added by a person: no reader's confidence, and taught to a deck as a hand-added card
+  rv.cards.push({ id: rv.nextId++, card: m.card, conf: null, box: m.box, group: 'hand' });
+  renderReview();
+}
+
+function renderMaybe() {
+  const el = rv.els.maybe;
+  el.hidden = !rv.maybe.length;
+  fill(el, rv.maybe.length ? h('div', { class: 'scan-group-head' },
+    h('strong', {}, t('scan.maybeHead')),
+    h('span', { class: 'muted small' }, t('scan.maybeHint'))) : null,
+  h('div', { class: 'scan-chips' }, rv.maybe.map((m) => h('div', { class: `scan-chip maybe ${suitClass(m.card)}`, testid: `scan-maybe-chip-${m.key}` },
+    maybeButton(m, 'scan-chip-main')))));
 }
 
 function chipFor(c, bad) {
@@ -445,6 +482,7 @@ function renderReview() {
   const bad = impossible();
   renderOverlay(bad);
   renderGroups(bad);
+  renderMaybe();
   renderWarning(bad);
   const low = rv.cards.filter(isLow).length;
   rv.els.count.textContent = t('scan.count', { n: rv.cards.length })
@@ -560,6 +598,7 @@ function reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan }) {
       reviewLegend(),
       els.warning,
       els.groups,
+      els.maybe,
       existing ? h('p', { class: 'muted small scan-replace' }, t('scan.replaces', { n: existing, name: player })) : null),
     h('div', { class: 'sheet-foot' },
       onRescan ? h('button', {
@@ -592,6 +631,8 @@ export function openReview({ game, player, result, others = new Map(), existing 
     firstCounts: countCodes(read.cards.map((c) => c.card)),
     serverBad: new Set((result?.impossible || []).map(cardCode)),
     readCount: (result?.cards || []).length,
+    maybe: (Array.isArray(result?.maybe) ? result.maybe : [])
+      .filter((m) => validBox(m?.box)).map((m, key) => ({ key, card: cardCode(m), box: m.box.map(Number) })),
     learn: result?.learn && result?.id ? result.id : null,
     others,
     nat: null,
@@ -604,6 +645,7 @@ export function openReview({ game, player, result, others = new Map(), existing 
   reviewPhoto(els, player);
   els.groups = h('div', { class: 'scan-groups', testid: 'scan-groups' });
   els.warning = h('div', { class: 'scan-warn', testid: 'scan-warning', role: 'alert', hidden: true });
+  els.maybe = h('div', { class: 'scan-group scan-maybe', testid: 'scan-maybe', hidden: true });
   els.count = h('span', { testid: 'scan-count' });
   els.confirm = h('button', { type: 'button', class: 'btn btn-primary btn-grow btn-confirm', testid: 'scan-confirm', onclick: confirm }, t('scan.confirm'));
   reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan });
