@@ -46,9 +46,12 @@ def check_scene(scene: Scene, size: tuple[int, int] = SIZE) -> None:
     for lab in scene.labels:
         x1, y1, x2, y2 = lab["box"]
         assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h, lab
-        assert lab["kind"] in ("index", "card")
-        minimum = INDEX_MIN if lab["kind"] == "index" else CARD_MIN
-        assert lab["visible"] >= minimum, lab
+        assert lab["kind"] in ("index", "card", "partial")
+        if lab["kind"] == "partial":  # an index showing too little to be asked for
+            assert 0 < lab["visible"] < INDEX_MIN, lab
+        else:
+            minimum = INDEX_MIN if lab["kind"] == "index" else CARD_MIN
+            assert lab["visible"] >= minimum, lab
         by_id[lab["card_id"]].append(lab)
     for pc in scene.cards:
         labs = by_id.get(pc.card_id, [])
@@ -58,6 +61,7 @@ def check_scene(scene: Scene, size: tuple[int, int] = SIZE) -> None:
         assert all(lab["card"] == pc.card for lab in labs)
         fracs = [_fraction(scene.owner, q, pc.card_id) for q in pc.quads]
         n_index = sum(lab["kind"] == "index" for lab in labs)
+        assert n_index + sum(lab["kind"] == "partial" for lab in labs) <= len(pc.quads)
         assert sum(f >= INDEX_MIN + TOL for f in fracs) <= n_index <= sum(
             f >= INDEX_MIN - TOL for f in fracs), (pc.card, fracs, labs)
         card_frac = _fraction(scene.owner, pc.outline, pc.card_id, pc.area)
