@@ -26,6 +26,7 @@ from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.vision.classes import CARD, INDEX
 from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.pairing import point_in_box
 
 CARD_SHARE = 0.25  # an index found inside a box this much smaller: the box is a whole card
 CORNER_SHARE = 0.3  # a card's own index lies within this share of its diagonal of a corner
@@ -110,10 +111,6 @@ def _iou(a: Box, b: Box) -> float:
     return inter / max(1e-9, _area(a) + _area(b) - inter)
 
 
-def _inside(p: tuple[float, float], b: Box) -> bool:
-    return b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3]
-
-
 def corner_windows(box: Box) -> list[Box]:
     """Where an upright (or quarter-turned) card's two indices are: no detector needed."""
     x1, y1, x2, y2 = box
@@ -129,7 +126,7 @@ def index_boxes(box: Box, dets: list[Detection]) -> list[Box]:
     """The corner indices a labelled box stands for: itself when it is an index, else the
     detector's indices near the corners of the whole card it boxes (at most two), else the
     card's corner windows."""
-    indices = [d for d in dets if d.cls == INDEX and _inside(d.centre, box)]
+    indices = [d for d in dets if d.cls == INDEX and point_in_box(d.centre, box)]
     small = [d for d in indices if _area(d.box) <= CARD_SHARE * _area(box)]
     whole = bool(small) or any(d.cls == CARD and _iou(d.box, box) >= 0.5 for d in dets)
     if not whole:

@@ -173,7 +173,7 @@ def held_photos(profile: DeckProfile, rows: list[dict], split: Split) -> list[He
 
 def match_cards(read: list, truth: list[tuple[str, list[Box], bool]],
                 unboxed: tuple[str, ...] | list[str] = (),
-                ignore: list[tuple[str, list[Box]]] | None = None) -> tuple[int, int]:
+                ignore: list[tuple[str, list[Box]]] | tuple[()] = ()) -> tuple[int, int]:
     """(exact, false) of one photo, matched as `scorekeeper eval` matches
     (`evaluate.match_reads`): a read card on a labelled card naming another, or on one
     already taken, or on none (unless it is one of the photo's `unboxed` cards, or an
@@ -181,8 +181,7 @@ def match_cards(read: list, truth: list[tuple[str, list[Box], bool]],
     Exact cards are counted only where `truth` says so; an unboxed card read always is."""
     from scorekeeper.vision.evaluate import match_reads
 
-    matched = match_reads(read, [(code, boxes) for code, boxes, _ in truth], unboxed,
-                          ignore or ())
+    matched = match_reads(read, [(code, boxes) for code, boxes, _ in truth], unboxed, ignore)
     right = [k for k, card in matched.hits.items() if card.card == truth[k][0]]
     exact = sum(truth[k][2] for k in right) + len(matched.unboxed)
     return exact, len(matched.hits) - len(right) + len(matched.strays)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from scorekeeper.vision.classes import INDEX, RANK_NAMES, rank_of
 from scorekeeper.vision.classifier import crop_index
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.pairing import PhysicalCard
+from scorekeeper.vision.pairing import PhysicalCard, point_in_box
 from scorekeeper.vision.reader import MODELS, CardReader, VisionError, load_image
 
 if TYPE_CHECKING:
@@ -101,10 +101,6 @@ class Score:
                                             for k, (n, c) in self.by_size.items()}}
                    if self.by_size else {}),
                 **({"per_scene": self.per_scene()} if self.scenes else {})}
-
-
-def _inside(pt: tuple[float, float], box: Sequence[float]) -> bool:
-    return box[0] <= pt[0] <= box[2] and box[1] <= pt[1] <= box[3]
 
 
 def read_labels(path: Path) -> list[dict[str, Any]]:
@@ -211,10 +207,10 @@ def match_reads(read: Iterable[PhysicalCard], truth: Sequence[tuple[str, Boxes]]
     for card in sorted(read, key=lambda c: -c.confidence):
         centres = [r.det.centre for r in card.indices] or [_centre(card.box)]
         on = [k for k, (_, boxes) in enumerate(truth)
-              if any(_inside(c, b) for c in centres for b in boxes)]
+              if any(point_in_box(c, b) for c in centres for b in boxes)]
         under = [k for k in on if k not in hits]
         named = next((k for k in under if truth[k][0] == card.card), None)
-        if named is None and any(code == card.card and _inside(c, b) for code, boxes in ignore
+        if named is None and any(code == card.card and point_in_box(c, b) for code, boxes in ignore
                                  for b in boxes for c in centres):
             ignored.append(card)
             continue
@@ -312,7 +308,7 @@ def eval_real(reader: CardReader, root: Path = REAL_PHOTOS) -> dict[str, Any]:
         for card in sorted(result.cards, key=lambda c: -c.confidence):
             centre = ((card.box[0] + card.box[2]) / 2, (card.box[1] + card.box[3]) / 2)
             rank = rank_of(card.card)
-            inside = [i for i, (_, b) in enumerate(boxes) if _inside(centre, b)]
+            inside = [i for i, (_, b) in enumerate(boxes) if point_in_box(centre, b)]
             good = [i for i in inside if names[boxes[i][0]] == rank and i not in matched]
             if good:
                 matched.add(good[0])
@@ -387,7 +383,7 @@ def _lost_where(spy: _Detections, image: Any, box: tuple[float, float, float, fl
     classifier = getattr(spy.reader, "classifier", None)
     if spy.last is None or classifier is None:
         return "unknown"
-    inside = [d for d in spy.last if d.cls == INDEX and _inside(d.centre, box)]
+    inside = [d for d in spy.last if d.cls == INDEX and point_in_box(d.centre, box)]
     if not inside:
         return MISS_CAUSES[0]
     read = classifier.classify([crop_index(image, d.box) for d in inside])

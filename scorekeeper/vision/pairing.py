@@ -25,6 +25,7 @@ some designs print the bottom-right index upright (KDE Ancient Egyptians).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 
@@ -72,7 +73,7 @@ class PhysicalCard:
     indices: tuple[IndexReading, ...]
 
 
-def _inside(point: tuple[float, float], box: Box) -> bool:
+def point_in_box(point: tuple[float, float], box: Sequence[float]) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
@@ -93,7 +94,7 @@ def _union(readings: list[IndexReading], *more: Box) -> Box:
 def _same_index(a: IndexReading, b: IndexReading) -> bool:
     """Two detections of one printed index: the same reading, each centre in the other's box
     (two identical cards of two decks never lie with their indices one on the other)."""
-    return a.card == b.card and _inside(a.det.centre, b.det.box) and _inside(b.det.centre,
+    return a.card == b.card and point_in_box(a.det.centre, b.det.box) and point_in_box(b.det.centre,
                                                                              a.det.box)
 
 
@@ -201,7 +202,7 @@ def _claim_boxes(free: list[IndexReading], cards: list[Detection]) -> list[Claim
     corner (both removed from `free`)."""
     claimed: list[Claim] = []
     for card_det in sorted(cards, key=lambda d: -d.conf):
-        inside = [r for r in free if _inside(r.det.centre, card_det.box)]
+        inside = [r for r in free if point_in_box(r.det.centre, card_det.box)]
         if not inside:
             continue
         # the surest reading that lies in the box as its own index does (`free` is surest
@@ -239,7 +240,7 @@ def pair_indices(indices: list[IndexReading], cards: list[Detection]) -> list[Ph
             # diagonal away beyond the box's centre, unless it lies in another card's box
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             partner = _diagonal_partner(best, [r for r in free if not any(
-                _inside(r.det.centre, d.box) for d in cards if d is not card_det)],
+                point_in_box(r.det.centre, d.box) for d in cards if d is not card_det)],
                 reach, toward=centre)
             if partner is not None:
                 free.remove(partner)

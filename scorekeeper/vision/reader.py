@@ -17,7 +17,7 @@ from scorekeeper.vision.detectors.base import Detection, Detector
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
 from scorekeeper.vision.detectors.onnx import OnnxConfig
 from scorekeeper.vision.detectors.pytorch import TorchConfig
-from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices
+from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices, point_in_box
 from scorekeeper.vision.refocus import (
     COARSE_SIDE,
     INDEX_PX,
@@ -65,9 +65,7 @@ def _maybe(doubtful: list[IndexReading], cards: list[Detection],
     """Cards of doubtful readings whose indices lie on no index a card was read from (the
     same index looked at twice is no second card)."""
     taken = [r.det.box for c in found for r in c.indices]
-    free = [r for r in doubtful
-            if not any(b[0] <= r.det.centre[0] <= b[2] and b[1] <= r.det.centre[1] <= b[3]
-                       for b in taken)]
+    free = [r for r in doubtful if not any(point_in_box(r.det.centre, b) for b in taken)]
     return pair_indices(free, cards) if free else []
 
 

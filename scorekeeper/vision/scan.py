@@ -46,9 +46,14 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
     """
     view = calibration.rectify(frame) if calibration is not None else frame
     result = reader.read(view, camera)
-    cards, zones = place_on_mat(view, result.cards, calibration)
-    maybe = place_on_mat(view, result.maybe, calibration)[0] if result.maybe else []
-    result = ReadResult(cards, result.ms, result.looks, maybe)
+    # the cards offered (`maybe`) go through the mat's zones with the read ones, in one look
+    # for its markers
+    placed, zones = place_on_mat(view, [*result.cards, *result.maybe], calibration)
+    offered = {id(c) for c in result.maybe}
+    counted = [i for i, c in enumerate(placed) if id(c) not in offered]
+    result = ReadResult([placed[i] for i in counted], result.ms, result.looks,
+                        [c for c in placed if id(c) in offered])
+    zones = [zones[i] for i in counted] if zones is not None else None
     layout = read_layout(result.cards, game.settings, zones)
     knock = None
     if game.rules.knock is not None and player is not None and layout.hand \
