@@ -70,3 +70,28 @@ def test_a_scan_offers_what_may_be_there(tmp_path: Path) -> None:
     assert out["maybe"] == [{"card": "QS", "confidence": pytest.approx(0.405, abs=1e-3),
                              "box": list(BOXES[1])}]
     assert "QS" not in out["hand"]
+
+
+def test_read_prints_the_offered_cards_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    import io
+    import json
+
+    import cv2
+
+    from scorekeeper.vision import reader as reader_module
+    from scorekeeper.vision.read_cmd import read_images
+
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), np.zeros((960, 1280, 3), np.uint8))
+    fake = _reader([("7H", 0.9), ("QS", 0.45)])
+    monkeypatch.setattr(reader_module, "CardReader", lambda *a, **k: fake)
+    out, err = io.StringIO(), io.StringIO()
+    assert read_images([image], as_json=True, annotate=None, runtime=None, out=out,
+                       err=err) == 0
+    line = json.loads(out.getvalue())
+    assert [c["card"] for c in line["cards"]] == ["7H"]
+    assert [c["card"] for c in line["maybe"]] == ["QS"]
+    out = io.StringIO()
+    read_images([image], as_json=False, annotate=None, runtime=None, out=out, err=err)
+    assert out.getvalue().startswith(f"{image}: 7H QS?  [")

@@ -28,8 +28,8 @@ def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
     import cv2
 
     from scorekeeper.vision.annotate import annotate as draw
-    from scorekeeper.vision.reader import MODELS, CardReader, ReadResult, VisionError, load_image
-    from scorekeeper.vision.scan import place_on_mat
+    from scorekeeper.vision.reader import MODELS, CardReader, VisionError, cards_json, load_image
+    from scorekeeper.vision.scan import place_result_on_mat
 
     try:
         reader = CardReader(models or MODELS, runtime=runtime, deck=deck)
@@ -46,15 +46,17 @@ def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
             err.write(f"error: {exc}\n")
             status = 2
             continue
-        result = reader.read(image)
-        # as a scan reads it: on the scan mat, only what lies in its zones
-        result = ReadResult(place_on_mat(image, result.cards)[0], result.ms, result.looks)
+        # as a scan reads it: on the scan mat, only what lies in its zones; `maybe` are the
+        # cards a scan offers with a tap (read under the card threshold), never counted
+        result = place_result_on_mat(image, reader.read(image))[0]
         if as_json:
             out.write(json.dumps({"image": str(path), "cards": result.to_json(),
+                                  "maybe": cards_json(result.maybe),
                                   "ms": round(result.ms)}) + "\n")
         else:
             cards = " ".join(c.card for c in result.cards) or "(no cards)"
-            out.write(f"{path}: {cards}  [{result.ms:.0f} ms]\n")
+            maybe = "".join(f" {c.card}?" for c in result.maybe)
+            out.write(f"{path}: {cards}{maybe}  [{result.ms:.0f} ms]\n")
         if annotate is not None:
             cv2.imwrite(str(_annotate_path(annotate, path, len(images) > 1)),
                         draw(image, result.cards))

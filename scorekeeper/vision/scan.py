@@ -45,15 +45,7 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
     `camera` names the fixed camera the frame came from (None for a photo upload).
     """
     view = calibration.rectify(frame) if calibration is not None else frame
-    result = reader.read(view, camera)
-    # the cards offered (`maybe`) go through the mat's zones with the read ones, in one look
-    # for its markers
-    placed, zones = place_on_mat(view, [*result.cards, *result.maybe], calibration)
-    offered = {id(c) for c in result.maybe}
-    counted = [i for i, c in enumerate(placed) if id(c) not in offered]
-    result = ReadResult([placed[i] for i in counted], result.ms, result.looks,
-                        [c for c in placed if id(c) in offered])
-    zones = [zones[i] for i in counted] if zones is not None else None
+    result, zones = place_result_on_mat(view, reader.read(view, camera), calibration)
     layout = read_layout(result.cards, game.settings, zones)
     knock = None
     if game.rules.knock is not None and player is not None and layout.hand \
@@ -61,6 +53,18 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
         knock = game.knock_check(player, layout.hand)
     return ScanResult(result.to_json(), layout.melds, layout.hand, layout.impossible, knock,
                       annotate(view, result.cards), result.ms, cards_json(result.maybe))
+
+
+def place_result_on_mat(frame: np.ndarray, result: ReadResult, calibration: Any | None = None
+                        ) -> tuple[ReadResult, list[Zone] | None]:
+    """`place_on_mat` for a whole reading: the cards it offers (`maybe`) go through the mat's
+    zones with the read ones, in one look for its markers; the zones are the read cards'."""
+    placed, zones = place_on_mat(frame, [*result.cards, *result.maybe], calibration)
+    offered = {id(c) for c in result.maybe}
+    counted = [i for i, c in enumerate(placed) if id(c) not in offered]
+    placed_result = ReadResult([placed[i] for i in counted], result.ms, result.looks,
+                               [c for c in placed if id(c) in offered])
+    return placed_result, [zones[i] for i in counted] if zones is not None else None
 
 
 def place_on_mat(frame: np.ndarray, cards: list[PhysicalCard], calibration: Any | None = None
