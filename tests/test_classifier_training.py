@@ -73,3 +73,20 @@ def test_low_res_crops_lose_detail_and_keep_their_shape() -> None:
     half = _low_res(x, torch.Generator().manual_seed(1), 0.5)
     same = [bool(torch.equal(half[i], x[i])) for i in range(8)]
     assert any(same) and not all(same)
+
+
+def test_a_warm_start_keeps_the_classifier_width_its_record_names(tmp_path: Path) -> None:
+    import json
+
+    from scorekeeper.training.classifier_train import recorded_width
+    from scorekeeper.training.train import PLANS, make_plan
+
+    assert recorded_width(tmp_path) == 16  # no record: the width every model had before
+    (tmp_path / "cards-cls.json").write_text(json.dumps({"width": 32, "history": []}))
+    assert recorded_width(tmp_path) == 32
+    assert make_plan("cpu-bf16-warm", {}, tmp_path).cls_width == 32
+    assert make_plan("cpu-bf16-warm", {"cls_width": 48}, tmp_path).cls_width == 48
+    assert make_plan("cpu-bf16-warm", {}).cls_width == PLANS["cpu-bf16-warm"].cls_width
+    # a plan wider than the weights grows them (`widen`), never shrinks its own width
+    (tmp_path / "cards-cls.json").write_text(json.dumps({"width": 8}))
+    assert make_plan("gpu", {}, tmp_path).cls_width == PLANS["gpu"].cls_width

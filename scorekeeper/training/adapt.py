@@ -331,15 +331,13 @@ def other_designs(count: int, rng: np.random.Generator, cards_dir: Path | None =
 def _load_generic(models: Path):  # -> torch.nn.Module
     import torch
 
-    from scorekeeper.training.classifier_train import build_model
+    from scorekeeper.training.classifier_train import build_model, recorded_width
 
     pt = models / "cards-cls.pt"
     if not pt.is_file():
         raise DeckError(f"adapting needs the generic classifier's weights {pt} "
                         "(they ship in models/)")
-    record = models / "cards-cls.json"
-    width = json.loads(record.read_text()).get("width", 16) if record.is_file() else 16
-    model = build_model(width)
+    model = build_model(recorded_width(models))
     model.load_state_dict(torch.load(pt, map_location="cpu"))
     return model.eval()
 
@@ -403,7 +401,8 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
             f"adapting {profile.name}", out)
         print(f"checking on {len(split.back)} held-back crops and {len(photos)} whole "
               "photos", file=out)
-        check = _check(generic, model, profile, stored, labels, split.back)
+        check = _check(generic, model, profile, stored, labels, split.back,
+                       _min_prob(models))
         mine_crops, best_crops = check.pop("adapted_key"), check.pop("best_key")
         # a tie is no evidence: more held-back crops read right, and no more falsely
         gain = mine_crops[0] > best_crops[0] and mine_crops[1] >= best_crops[1]
@@ -521,8 +520,17 @@ def _batch(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
             torch.tensor([y for _, y in picks], dtype=torch.int64))
 
 
+def _min_prob(models: Path) -> float:
+    """The reader's card threshold for these networks (model.json), which the check holds
+    every candidate to."""
+    from scorekeeper.vision.reader import MIN_CARD_PROB
+
+    meta = json.loads((models / "model.json").read_text())
+    return float(meta.get("classifier", {}).get("min_prob", MIN_CARD_PROB))
+
+
 def _check(generic, model, profile: DeckProfile, stored: list[np.ndarray], labels: np.ndarray,
-           back_at: list[int]) -> dict:
+           back_at: list[int], min_prob: float) -> dict:
     """Held-back figures of the generic, the deck's current and the adapted model."""
     # the held-back crops as photographed, and as a table's camera might see them: the
     # hard cases are what adapting is for, so the check must contain them
@@ -530,8 +538,8 @@ def _check(generic, model, profile: DeckProfile, stored: list[np.ndarray], label
     crops = np.stack([centre_crop(stored[i]) for i in back_at]
                      + [augment(stored[i], rng) for i in back_at for _ in range(CHECK_LOOKS)])
     truth = np.concatenate([labels[back_at], np.repeat(labels[back_at], CHECK_LOOKS)])
-    results = {"generic": score(_probabilities(generic, crops), truth),
-               "adapted": score(_probabilities(model, crops), truth)}
+    results = {"generic": score(_probabilities(generic, crops), truth, min_prob),
+               "adapted": score(_probabilities(model, crops), truth, min_prob)}
     current = profile.classifier_path
     if current is not None and current.is_file():
         from scorekeeper.vision.classifier import IndexClassifier
@@ -539,7 +547,7 @@ def _check(generic, model, profile: DeckProfile, stored: list[np.ndarray], label
         # an unreadable current model is no rival (onnxruntime has its own error types)
         with contextlib.suppress(Exception):
             results["current"] = score(IndexClassifier(current).probabilities(list(crops)),
-                                       truth)
+                                       truth, min_prob)
     rivals = {k: v for k, v in results.items() if k != "adapted"}
     # a tie is no evidence: the new model must read more held-back crops right, and not
     # answer more of them falsely (measured: a tie decided on the mean probability of the

@@ -43,6 +43,16 @@ def build_model(width: int = 16):  # -> torch.nn.Module; torch is imported only 
     )
 
 
+def recorded_width(models: Path, default: int = 16) -> int:
+    """The width a model folder's classifier was trained at (its `cards-cls.json`): what a
+    warm start or a deck adaptation must build to load its weights."""
+    import json
+
+    record = models / "cards-cls.json"
+    return int(json.loads(record.read_text()).get("width", default)) if record.is_file() \
+        else default
+
+
 def widen(old: dict, new: dict) -> dict:
     """`old` weights in the shapes of `new`, a wider network of the same design, computing
     the same function: a warm start for more capacity instead of a run from nothing.

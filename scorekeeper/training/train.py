@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.training.classifier_train import recorded_width
 from scorekeeper.training.mixed_precision import cpu_has_bf16
 from scorekeeper.vision.classes import DETECTOR_CLASSES
 
@@ -368,6 +369,15 @@ def evaluate_model(models: Path, test: Path) -> dict:
     return metrics
 
 
+def make_plan(name: str, overrides: dict[str, Any], init: Path | None = None) -> Plan:
+    """The named plan with the command line's sizes; a warm start from `init` keeps its
+    classifier's width unless one is given (a plan's wider one is grown by `widen`)."""
+    if init is not None and "cls_width" not in overrides:
+        overrides = {**overrides,
+                     "cls_width": max(PLANS[name].cls_width, recorded_width(init))}
+    return replace(PLANS[name], **overrides)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="make model")
     ap.add_argument("--plan", choices=["auto", *PLANS], default="auto",
@@ -397,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     for key in ("extra_epochs", "cls_extra_epochs"):
         if key in overrides:
             overrides[key] = tuple(overrides[key])
-    plan = replace(PLANS[name], **overrides)
+    plan = make_plan(name, overrides, args.init)
     log(f"plan {name}: {plan}")
     start = time.time()
     if not args.skip_art:

@@ -80,7 +80,7 @@ say "detector gets $MIN min"
 RUN="$TRAIN --work $WORK --models $WORK/models --train-images $N"
 WARM=""
 if [ -n "${INIT:-}" ]; then
-  WARM="--init $INIT --cls-width 16 ${WARM_CLS:---cls-batch 256 --cls-lr 0.01}"
+  WARM="--init $INIT ${WARM_CLS:---cls-batch 256 --cls-lr 0.01}"
 fi
 $RUN $WARM --stages classifier >"$OUT/classifier.log" 2>&1 &
 cls=$!
