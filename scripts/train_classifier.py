@@ -1,0 +1,79 @@
+"""Train the index classifier alone, from nothing or from weights, on crops of rendered scenes.
+
+    .venv/bin/python scripts/train_classifier.py --out data/models-s32 \\
+        --scenes data/model-work-c/train data/model-work-c/train2 --val data/model-work-c/val \\
+        --width 32 --epochs 12 [--lr 2e-2] [--seed 3] [--init models/cards-cls.pt]
+
+`make model` trains the classifier inside its 2-hour plan, on the scenes it renders; this
+trains it on scenes already rendered (`python -m scorekeeper.training.synth render`), as
+many folders as given, for a longer schedule than that plan affords. It writes
+`cards-cls.onnx`, `cards-cls.pt` and the training record `cards-cls.json` (whose `width` the
+deck adaptation reads) into `--out`; the other files of a model folder are copied from
+`--base` where `--out` lacks them, so `scorekeeper eval --models OUT` measures it at once.
+The crops are cached beside the first scene folder's parent (`--cache`), as they take longer
+to cut than an epoch takes to train.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from scorekeeper.training import classifier_train
+from scorekeeper.training.crops import crops_from_dataset
+from scorekeeper.training.mixed_precision import cpu_has_bf16
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def crops(scenes: list[Path], val: Path, seed: int, cache: Path | None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    if cache is not None and cache.exists():
+        z = np.load(cache)
+        return z["x"], z["y"], z["vx"], z["vy"]
+    rng = random.Random(seed)
+    parts = [crops_from_dataset(folder, rng, per_index=1, workers=2) for folder in scenes]
+    x = np.concatenate([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    vx, vy = crops_from_dataset(val, rng, per_index=1, workers=2)
+    if cache is not None:
+        np.savez(cache, x=x, y=y, vx=vx, vy=vy)
+    return x, y, vx, vy
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--scenes", type=Path, nargs="+", required=True)
+    ap.add_argument("--val", type=Path, required=True)
+    ap.add_argument("--base", type=Path, default=ROOT / "models",
+                    help="the model folder whose other files (detector, model.json) --out gets")
+    ap.add_argument("--width", type=int, default=32)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=2e-2, help="the one-cycle peak")
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--crop-seed", type=int, default=1)
+    ap.add_argument("--init", type=Path, default=None, help="weights to start from (.pt)")
+    ap.add_argument("--cache", type=Path, default=None, help="an .npz of the cut crops")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for f in args.base.iterdir():
+        if f.is_file() and not (args.out / f.name).exists():
+            shutil.copy(f, args.out / f.name)
+    x, y, vx, vy = crops(args.scenes, args.val, args.crop_seed, args.cache)
+    print(f"{len(x)} training crops, {len(vx)} validation crops", flush=True)
+    stats = classifier_train.train(x, y, args.out / "cards-cls.onnx", epochs=args.epochs,
+                                   seed=args.seed, val=(vx, vy), width=args.width, batch=64,
+                                   lr=args.lr, bf16=cpu_has_bf16(), init=args.init)
+    stats["scenes"] = [str(p) for p in args.scenes]
+    (args.out / "cards-cls.json").write_text(json.dumps(stats, indent=1))
+    print(json.dumps({k: v for k, v in stats.items() if k != "history"}))
+
+
+if __name__ == "__main__":
+    main()
