@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 MODELS = Path(__file__).resolve().parents[2] / "models"
 MIN_CARD_PROB = 0.5  # a classifier answer below this is no card (model.json: min_prob)
 # An answer from this up to the card threshold is offered to the players as a card that may
-# be there (`ReadResult.maybe`), never counted. On the held-out scenes 76 of the 300 cards
-# the reader misses or misreads are offered so, named right; 172 are offered in all
-# (docs/model-experiments.md, 0.13.0).
+# be there (`ReadResult.maybe`), never counted. On the held-out scenes 58 of the 265 cards
+# the 0.14.0 model misses or misreads are offered so, named right; 140 are offered in all
+# (docs/model-experiments.md, 0.14.0).
 MAYBE_PROB = 0.3
 
 
