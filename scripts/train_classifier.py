@@ -10,14 +10,15 @@ many folders as given, for a longer schedule than that plan affords. It writes
 `cards-cls.onnx`, `cards-cls.pt` and the training record `cards-cls.json` (whose `width` the
 deck adaptation reads) into `--out`; the other files of a model folder are copied from
 `--base` where `--out` lacks them, so `scorekeeper eval --models OUT` measures it at once.
-The crops are cached beside the first scene folder's parent (`--cache`), as they take longer
-to cut than an epoch takes to train.
+`--cache FILE.npz` keeps the cut crops for the next run (cutting 12 000 scenes' takes a few
+minutes; the file is about 1.7 GB).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 from pathlib import Path
@@ -37,10 +38,11 @@ def crops(scenes: list[Path], val: Path, seed: int, cache: Path | None
         z = np.load(cache)
         return z["x"], z["y"], z["vx"], z["vy"]
     rng = random.Random(seed)
-    parts = [crops_from_dataset(folder, rng, per_index=1, workers=2) for folder in scenes]
+    workers = os.cpu_count() or 1
+    parts = [crops_from_dataset(folder, rng, per_index=1, workers=workers) for folder in scenes]
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
-    vx, vy = crops_from_dataset(val, rng, per_index=1, workers=2)
+    vx, vy = crops_from_dataset(val, rng, per_index=1, workers=workers)
     if cache is not None:
         np.savez(cache, x=x, y=y, vx=vx, vy=vy)
     return x, y, vx, vy
