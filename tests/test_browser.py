@@ -502,6 +502,8 @@ def test_rummy500_lay_off_names_its_meld(server: Server, phones: tuple[Phone, Ph
     shot(admin, "rummy500-layoff.png")
     admin.tid("entry-save").click()
     expect(admin.tid("entry-sheet")).to_be_hidden()
+    # the sheet closes before the saved hand's render: wait for it, as the other tests do
+    expect(admin.tid("player-total-0")).to_have_text("9")
     assert totals(admin) == ["9", "1"]
     gid = server.api("GET", "/api/games")[0]["id"]
     bob = server.api("GET", f"/api/games/{gid}")["hands"][0]["players"][1]
