@@ -521,12 +521,11 @@ def _batch(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
 
 
 def _min_prob(models: Path) -> float:
-    """The reader's card threshold for these networks (model.json), which the check holds
-    every candidate to."""
-    from scorekeeper.vision.reader import MIN_CARD_PROB
+    """The reader's card threshold for these networks, which the check holds every
+    candidate to."""
+    from scorekeeper.vision.reader import card_threshold
 
-    meta = json.loads((models / "model.json").read_text())
-    return float(meta.get("classifier", {}).get("min_prob", MIN_CARD_PROB))
+    return card_threshold(json.loads((models / "model.json").read_text()))
 
 
 def _check(generic, model, profile: DeckProfile, stored: list[np.ndarray], labels: np.ndarray,

@@ -38,6 +38,11 @@ MIN_CARD_PROB = 0.5  # a classifier answer below this is no card (model.json: mi
 MAYBE_PROB = 0.3
 
 
+def card_threshold(meta: dict[str, Any]) -> float:
+    """The classifier answer a model's `model.json` (`meta`) counts as a card from."""
+    return float(meta.get("classifier", {}).get("min_prob", MIN_CARD_PROB))
+
+
 class VisionError(RuntimeError):
     """The model files are missing or unreadable, or an image cannot be read."""
 
@@ -116,7 +121,7 @@ class CardReader:
                                                     cls.get("turns", False))
         if self.two_stage and self.classifier is None:
             self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False))
-        self.min_prob = float(cls.get("min_prob", MIN_CARD_PROB))
+        self.min_prob = card_threshold(meta)
         # a fixed-size input (NCNN) cannot be enlarged: no second look there
         self.refocus = self.two_stage and not config.imgsz
         self.index_px = float(det.get("index_px", INDEX_PX))
