@@ -111,7 +111,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
                limit=args.limit, out=sys.stdout, models=_models(args), err=sys.stderr,
-               deck=_deck(args), labelled=args.labelled, skip=args.skip)
+               deck=_deck(args), labelled=args.labelled, skip=args.skip, fans=args.fans)
 
 
 def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:
@@ -260,6 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--skip", type=Path, action="append", default=None,
                     metavar="FILE.jsonl", help="with --labelled: leave out the photos this "
                                                "labels file names (a deck's enrolment)")
+    ev.add_argument("--fans", type=Path, default=None, metavar="DIR",
+                    help="only the fan benchmark: recall and false cards by how much of each "
+                         "index is covered (scenes: `python -m scorekeeper.training.synth fans`)")
     _add_deck(ev)
     _add_models(ev)
     ev.set_defaults(func=_cmd_eval)

@@ -43,7 +43,9 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list
         for o in rng.sample(hard, min(len(hard), 12)):
             xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.15)))
             ys.append(NONE)
-        for o in indices:
+        # a corner partly covered that a person still reads ("readable", `Style.readable`)
+        # is taught as its card, as a whole index is
+        for o in indices + [o for o in labels if o["kind"] == "readable"]:
             for _ in range(per_index):
                 xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.12)))
                 ys.append(CLASS_OF[o["card"]])
@@ -73,7 +75,8 @@ def crops_from_dataset(root: Path, rng: random.Random, per_index: int = 2,
                        shard: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """Crops of every labelled index (jittered `per_index` times) and of things that are not:
     the scene's hard negatives (`compose._negatives`), indices whose suit pip is covered
-    (labelled "covered", jittered `per_index` times) and random background.
+    (labelled "covered", jittered `per_index` times) and random background. Corners
+    labelled "readable" are cut as their card.
 
     Scenes are cut in fixed shards, each with its own seed drawn from `rng`, so the crops
     are the same whatever the number of worker processes.

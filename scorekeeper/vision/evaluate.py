@@ -48,7 +48,7 @@ MISS_CAUSES = ("not detected", "turned down by the classifier",
 DETECTED_IOU = 0.3
 # label kinds of an index that shows but is not asked for (`compose._labels`): a reading of
 # its own card there is neither right nor false
-UNASKED = ("partial", "covered")
+UNASKED = ("partial", "covered", "readable")
 
 
 def _bucket(px: float) -> str:
@@ -519,10 +519,11 @@ def _run_labelled(reader: CardReader, labelled: Path, real: Path | None,
 def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: int | None,
         out: Any, models: Path | None = None, err: Any = None,
         deck: DeckProfile | None = None, labelled: Path | None = None,
-        skip: list[Path] | None = None) -> int:
+        skip: list[Path] | None = None, fans: Path | None = None) -> int:
     """Score the model (with `deck`'s classifier, when given) on both sets, or, given
     `labelled`, only on those labelled photos (exact cards; `skip`: labels files whose
-    photos are left out, such as a deck's enrolment)."""
+    photos are left out, such as a deck's enrolment), or, given `fans`, only on the fan
+    benchmark's scenes."""
     try:
         reader = CardReader(models or MODELS, runtime=runtime, deck=deck)
     except VisionError as exc:
@@ -532,6 +533,11 @@ def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: i
         (err or out).write(f"warning: {warning}\n")
     if reader.deck is not None:
         out.write(f"reading with deck {reader.deck!r}'s classifier\n")
+    if fans is not None:  # the fan benchmark alone (`vision/fan_eval.py`)
+        from scorekeeper.vision.fan_eval import eval_fans, format_fans
+
+        out.write(format_fans(eval_fans(reader, fans, limit)) + "\n")
+        return 0
     if labelled is not None:
         return _run_labelled(reader, labelled, real or REAL_PHOTOS, skip or [], out,
                              err or out)

@@ -1,9 +1,10 @@
-"""`python -m scorekeeper.training.synth {install-art,render,preview,table,games}`.
+"""`python -m scorekeeper.training.synth {install-art,render,preview,table,fans,games}`.
 
     install-art  rasterise the card art installed by scripts/install_card_art.sh
     render       write a YOLO dataset: images/*.jpg, labels/*.txt, cards/*.json
     preview      a few scenes with their labels drawn, to look at
     table        the named test tables (tests/fixtures/layouts): NAME.jpg + NAME.json
+    fans         the fan benchmark (synth/fans.py): `scorekeeper eval --fans DIR`
     games        random game tables (melds and hands of 2-4 players) at a set-up's scale,
                  in render's dataset layout plus truth/*.json: `scorekeeper eval --synthetic`
 """
@@ -98,7 +99,7 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from scorekeeper.training.synth.compose import LEGACY, Style
+    from scorekeeper.training.synth.compose import LEGACY, READABLE, Style
 
     ap = argparse.ArgumentParser(prog="python -m scorekeeper.training.synth", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -124,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="share of scenes with printed matter that is not a card")
     ren.add_argument("--font-decks", type=int, default=0,
                      help="add this many procedural designs printed in installed fonts")
+    ren.add_argument("--readable", action="store_true",
+                     help="label covered corners by what a person reads of them, and draw "
+                          "half the fans tight (compose.READABLE: the training scenes)")
     ren.add_argument("--legacy", action="store_true",
                      help="the earlier generator's scenes and labels (no distractors, no pip "
                           "rule): the old held-out set")
@@ -144,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     tab.add_argument("--quality", type=int, default=85, help="JPEG quality")
     tab.add_argument("--seed", type=int, default=0)
     tab.add_argument("names", nargs="*", help="layouts to write (default: all)")
+    fan = sub.add_parser("fans", help="the fan benchmark: tight hands, every corner labelled")
+    _common(fan)
+    fan.add_argument("--out", type=Path, required=True)
+    fan.add_argument("--count", type=int, default=200)
     gam = sub.add_parser("games", help="random game tables at a camera set-up's scale")
     gam.add_argument("--out", type=Path, required=True)
     gam.add_argument("--count", type=int, required=True)
@@ -185,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         split = "train" if args.decks == "fallback" else args.decks
         style = LEGACY if args.legacy else Style(
             index_min_visible=args.index_min_visible, pip_min_visible=args.pip_min_visible,
-            distractors=args.distractors)
+            distractors=args.distractors, readable=args.readable,
+            tight_fans=READABLE.tight_fans if args.readable else 0.0)
         n = render_dataset(args.out, args.count, args.size, args.seed, split, args.workers,
                            args.classes, style, args.cards, args.test_decks, decks,
                            args.font_decks)
@@ -197,6 +206,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.cmd == "games":
         return _games(args)
+    if args.cmd == "fans":
+        from scorekeeper.training.synth.fans import render_fans
+
+        n = render_fans(args.out, args.count, _decks(args) or [], args.seed,
+                        (args.size, args.size))
+        print(f"rendered {n} fan scenes into {args.out}", file=sys.stderr)
+        return 0
     from scorekeeper.training.synth.preview import write_previews
 
     for p in write_previews(args.out, _decks(args) or [], args.count, args.size, args.seed):

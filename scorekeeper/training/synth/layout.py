@@ -96,12 +96,16 @@ def meld(rng: np.random.Generator, pool: _Pool, c: np.ndarray, s: float) -> list
     return out
 
 
-def fan(rng: np.random.Generator, pool: _Pool, c: np.ndarray, s: float) -> list[Placement]:
+def fan(rng: np.random.Generator, pool: _Pool, c: np.ndarray, s: float,
+        tight: float = 0.0) -> list[Placement]:
+    """A hand held fanned; with probability `tight`, 2–6° a card instead of 6–14°, so each
+    card hides part of the index of the one under it (a player's hand in one fist)."""
     n = int(rng.integers(4, 12))
     theta = _angle(rng)
     height = s * _aspect(pool.decks[0])
     radius = rng.uniform(0.7, 1.3) * height
-    spread = rng.uniform(6, 14) * (n - 1)
+    close = bool(tight) and rng.random() < tight  # no draw when off: scenes stay the same
+    spread = rng.uniform(2, 6) * (n - 1) if close else rng.uniform(6, 14) * (n - 1)
     pivot = c + rot(theta) @ np.array([0.0, radius])
     out = []
     for k in range(n):
@@ -147,8 +151,9 @@ def card_scale(rng: np.random.Generator, size: Size) -> float:
     return short * rng.uniform(0.08, 0.25)
 
 
-def layout(rng: np.random.Generator, decks: list[Deck], size: Size) -> list[Placement]:
-    """Z-ordered placements for one table."""
+def layout(rng: np.random.Generator, decks: list[Deck], size: Size,
+           tight_fans: float = 0.0) -> list[Placement]:
+    """Z-ordered placements for one table; `tight_fans`: the share of fans drawn tight."""
     w, h = size
     s = card_scale(rng, size)
     pool = _Pool(rng, decks)
@@ -159,7 +164,8 @@ def layout(rng: np.random.Generator, decks: list[Deck], size: Size) -> list[Plac
         kind = GROUPS[int(rng.choice(len(GROUPS), p=WEIGHTS / WEIGHTS.sum()))]
         edge = 0.05 if rng.random() < 0.2 else -0.15  # most groups lie well inside the view
         c = np.array([rng.uniform(-edge, 1 + edge) * w, rng.uniform(-edge, 1 + edge) * h])
-        group = kind(rng, pool, c, s * rng.uniform(0.96, 1.04))
+        scale = s * rng.uniform(0.96, 1.04)
+        group = fan(rng, pool, c, scale, tight_fans) if kind is fan else kind(rng, pool, c, scale)
         if kind is not fan and rng.random() < 0.15:  # upside down: the other corner reads
             group = [Placement(p.deck, p.face, p.centre, p.angle + 180, p.width) for p in group]
         out.extend(group)

@@ -1,0 +1,93 @@
+"""The fan benchmark's score (`scorekeeper eval --fans`): bands by covered share, recall and
+false cards per band, and the scenes it is scored on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from scorekeeper.vision.detectors.base import Detection
+from scorekeeper.vision.fan_eval import BAND_NAMES, band_of, eval_fans, fan_truth, format_fans
+from scorekeeper.vision.pairing import IndexReading, PhysicalCard
+
+
+def test_bands_split_at_a_fifth_of_the_index() -> None:
+    assert [band_of(c) for c in (0.0, 0.19, 0.2, 0.39, 0.4, 0.59, 0.6, 0.95, 1.0)] == [
+        "0–20 %", "0–20 %", "20–40 %", "20–40 %", "40–60 %", "40–60 %", "60 %+", "60 %+",
+        "60 %+"]
+
+
+def test_a_card_is_banded_by_its_best_corner() -> None:
+    objects = [
+        {"kind": "partial", "card": "3D", "card_id": 0, "box": [0, 0, 5, 5], "visible": 0.3},
+        {"kind": "readable", "card": "3D", "card_id": 0, "box": [50, 50, 60, 60],
+         "visible": 0.55},
+        {"kind": "index", "card": "4S", "card_id": 1, "box": [20, 0, 30, 10], "visible": 1.0},
+        {"kind": "card", "card": "4S", "card_id": 1, "box": [20, 0, 90, 90], "visible": 1.0},
+        {"kind": "negative", "card": None, "box": [1, 1, 2, 2]},
+    ]
+    truth = fan_truth(objects)
+    assert truth[0]["band"] == "40–60 %" and len(truth[0]["boxes"]) == 2
+    assert truth[1]["band"] == "0–20 %" and truth[1]["boxes"] == [[20, 0, 30, 10]]
+
+
+class _Reader:
+    """Reads the cards it is told, each from one index centred on `at`."""
+
+    def __init__(self, reads: list[tuple[str, tuple[float, float]]]) -> None:
+        self.reads = reads
+
+    def read(self, image: object) -> SimpleNamespace:
+        cards = []
+        for code, (x, y) in self.reads:
+            det = Detection((x - 2, y - 2, x + 2, y + 2), 0, 0.9)
+            cards.append(PhysicalCard(code, 0.9, det.box, (IndexReading(det, code, 0.9),)))
+        return SimpleNamespace(cards=cards)
+
+
+def _scene(root: Path) -> None:
+    pytest.importorskip("cv2")
+    import cv2
+    import numpy as np
+
+    (root / "images").mkdir(parents=True)
+    (root / "cards").mkdir()
+    cv2.imwrite(str(root / "images" / "000000.jpg"), np.zeros((100, 100, 3), np.uint8))
+    labels = [
+        {"kind": "index", "card": "AS", "card_id": 0, "box": [0, 0, 10, 10], "visible": 0.9},
+        {"kind": "readable", "card": "3D", "card_id": 1, "box": [20, 0, 30, 10],
+         "visible": 0.7},
+        {"kind": "partial", "card": "9C", "card_id": 2, "box": [40, 0, 50, 10],
+         "visible": 0.5},
+        {"kind": "covered", "card": "KH", "card_id": 3, "box": [60, 0, 70, 10],
+         "visible": 0.2},
+    ]
+    (root / "cards" / "000000.json").write_text(json.dumps(labels))
+
+
+def test_recall_and_false_cards_per_band(tmp_path: Path) -> None:
+    _scene(tmp_path)
+    # the A♠ right, the 3♦ read as a 3♥ (false in its band), the 9♣ missed, the K♥ right,
+    # and a card read where no card lies
+    reader = _Reader([("AS", (5, 5)), ("3H", (25, 5)), ("KH", (65, 5)), ("2C", (90, 90))])
+    s = eval_fans(reader, tmp_path)
+    bands = s["bands"]
+    assert list(bands) == list(BAND_NAMES)
+    assert [(b["labelled"], b["correct"], b["false"]) for b in bands.values()] == [
+        (1, 1, 0), (1, 0, 1), (1, 0, 0), (1, 1, 0)]
+    assert bands["40–60 %"]["recall"] == 0.0 and bands["60 %+"]["recall"] == 1.0
+    assert s["stray"] == 1 and s["scenes"] == 1 and s["clean"] == 0
+    text = format_fans(s)
+    assert "20–40 % covered: 0/1 read (0.0%), 1 false" in text
+    assert "false cards on no card: 1" in text
+
+
+def test_a_scene_is_clean_when_its_visible_cards_read_and_nothing_is_false(
+        tmp_path: Path) -> None:
+    _scene(tmp_path)
+    # the two cards under 40 % covered read; missing the mostly hidden ones is forgiven
+    s = eval_fans(_Reader([("AS", (5, 5)), ("3D", (25, 5))]), tmp_path)
+    assert s["clean"] == 1 and s["bands"]["40–60 %"]["correct"] == 0
