@@ -50,6 +50,28 @@ MIGRATIONS: list[Migration] = [
     """},
     # the deck profile the game's scans read with (`scorekeeper deck`); NULL: the generic model
     "ALTER TABLE games ADD COLUMN deck TEXT;",
+    # each write's Idempotency-Key and its first answer, per game (0: creating a game), kept
+    # a day (store/requests.py); written in the same transaction as the write's event
+    {"sqlite": """
+    CREATE TABLE request_keys (
+        game_id INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,  -- what was asked: method, path and body, hashed
+        answer TEXT NOT NULL,       -- JSON, the first answer sent
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, key)
+    ) WITHOUT ROWID;
+    """,
+     "postgresql": """
+    CREATE TABLE request_keys (
+        game_id BIGINT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, key)
+    );
+    """},
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

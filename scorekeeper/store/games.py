@@ -35,6 +35,16 @@ from scorekeeper.store.faults import (
     classify,
     explain,
 )
+from scorekeeper.store.requests import (
+    NEW_GAME,
+    Answer,
+    GameMoved,
+    RequestKey,
+    Written,
+    changes_since,
+    remember,
+    seen,
+)
 from scorekeeper.store.sqlite import SqliteDatabase
 
 log = logging.getLogger("scorekeeper.store")
@@ -70,6 +80,11 @@ class _Entry:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _as_is(view: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
+    """The answer of a write whose caller gave no other: the game's new view."""
+    return view
 
 
 def _view(game_id: int, game: Game, seq: int, created_at: str,
@@ -288,10 +303,21 @@ class GameStore:
 
         `deck` names the deck profile its scans read with (kept with the game, not judged
         by the rules); None reads with the generic model."""
+        return self.create_once(variant, players, settings, deck).view
+
+    def create_once(
+        self, variant: str, players: list[str], settings: dict[str, Any] | None = None,
+        deck: str | None = None, request: RequestKey | None = None,
+    ) -> Written:
+        """`create`, once per `request` key: a repeat answers the game the key made first."""
         game = Game(variant, list(players), settings)
         created = _now()
+        now = datetime.now(UTC)
         with self._lock:
             with self._transaction() as tx:
+                first = seen(tx, NEW_GAME, request, now) if request else None
+                if first is not None:
+                    return Written(first, first, replayed=True)
                 game_id = tx.insert(
                     "INSERT INTO games (variant, players, settings, created_at, summary, deck)"
                     " VALUES (?, ?, ?, ?, '{}', ?)",
@@ -302,8 +328,10 @@ class GameStore:
                 tx.execute(
                     "UPDATE games SET summary = ? WHERE id = ?", (_summary(entry.view), game_id)
                 )
+                if request:
+                    remember(tx, NEW_GAME, request, entry.view, now)
             self._cache[game_id] = entry
-        return entry.view
+        return Written(entry.view, entry.view)
 
     def games(self, ids: Collection[int] | None = None) -> list[dict[str, Any]]:
         """Every game, newest first, as a summary; or only the games of `ids` (those a
@@ -388,15 +416,40 @@ class GameStore:
         """Validate `event` on a copy, commit it, then publish the new state to the cache.
 
         Returns the new view and the engine's result. On RulesError or GameOver nothing
-        is written and the cached game is unchanged. The game's row is locked first (on
-        PostgreSQL, against another process appending to it: the event is judged against
-        every event before it, whoever wrote them).
+        is written and the cached game is unchanged."""
+        results: list[dict[str, Any] | None] = []
+
+        def keep(view: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
+            results.append(result)
+            return view
+
+        written = self.write(game_id, event, keep)
+        return written.view, results[0]
+
+    def write(
+        self, game_id: int, event: dict[str, Any], answer: Answer = _as_is, *,
+        expect_seq: int | None = None, request: RequestKey | None = None,
+    ) -> Written:
+        """`append`, judged first against the request's key and the game's version.
+
+        A `request` key seen before answers its first answer and writes nothing (another
+        request under it: KeyReused). `expect_seq`: the version the write was made against;
+        if the game has moved on since, GameMoved names what changed and nothing is
+        written. `answer(view, result)` is what the caller sends, kept with the key. The
+        game's row is locked first (on PostgreSQL, against another process appending to it:
+        the event is judged against every event before it, whoever wrote them).
         """
         body = json.dumps(event)
+        now = datetime.now(UTC)
         with self._lock:
             entry = self._entry(game_id)
             with self._transaction() as tx:
                 entry = self._load(tx, game_id, entry, lock=self._shared)
+                first = seen(tx, game_id, request, now) if request else None
+                if first is not None:
+                    return Written(entry.view, first, replayed=True)
+                if expect_seq is not None and expect_seq != entry.seq:
+                    raise self._moved(tx, game_id, expect_seq, entry.seq)
                 if event.get("type") == "hand" and entry.view.get("game_over"):
                     raise GameOver(f"game {game_id} is over; no more hands can be added")
                 game = entry.game.copy()
@@ -413,10 +466,25 @@ class GameStore:
                     "UPDATE games SET seq = ?, summary = ? WHERE id = ?",
                     (seq, _summary(new.view), game_id),
                 )
+                said = answer(new.view, result)
+                if request:
+                    remember(tx, game_id, request, said, now)
             self._cache[game_id] = new
             ended = bool(new.view.get("game_over")) and not entry.view.get("game_over")
             self._backup_due("game" if ended else "daily")
-        return new.view, result
+        return Written(new.view, said)
+
+    def _moved(self, tx: Tx, game_id: int, expected: int, seq: int) -> GameMoved:
+        """The refusal of a write made against version `expected` of a game now at `seq`."""
+        if expected > seq:
+            return GameMoved(game_id, expected, seq, [])
+        row = tx.fetchone("SELECT variant, players, settings FROM games WHERE id = ?",
+                          (game_id,))
+        assert row is not None  # _load found it in this transaction
+        setup = (str(row[0]), safe_json(json.loads(row[1])), json.loads(row[2]) or None)
+        events = [safe_json(json.loads(body)) for (body,) in tx.fetchall(
+            "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+        return GameMoved(game_id, expected, seq, changes_since(setup, events, expected))
 
     def _entry(self, game_id: int) -> _Entry:
         """The game as it stands: the cache, checked against the database when shared."""

@@ -1,4 +1,5 @@
-"""The one error path: every refusal leaves here as `{"detail": "<one message>"}`.
+"""The one error path: every refusal leaves here as `{"detail": "<one message>"}`, with a
+stable `code` where the page acts on the kind of refusal (a game that moved on: 412).
 
 Handlers for each kind of failure are installed on the app by `install`: the request's
 shape (pydantic, 422), the rules' refusals (RulesError, 422), the store's answers (no such
@@ -28,10 +29,10 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from scorekeeper.camera.base import CameraError
-from scorekeeper.rules import RulesError
+from scorekeeper.rules import KnockHandSize, RulesError
 from scorekeeper.rules.names import safe_text
 from scorekeeper.rules.settings import plain_message
-from scorekeeper.store import GameNotFound, GameOver
+from scorekeeper.store import GameMoved, GameNotFound, GameOver, KeyReused
 from scorekeeper.store.faults import StoreError, explain
 from scorekeeper.web.hub import StreamRefused
 from scorekeeper.web.models import UNION_TAGS
@@ -91,15 +92,20 @@ class ApiError(Exception):
     """
 
     def __init__(self, status: int, detail: str,
-                 headers: Mapping[str, str] | None = None) -> None:
+                 headers: Mapping[str, str] | None = None, *, code: str | None = None) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
         self.headers = dict(headers or {})
+        self.code = code
 
 
-def _detail(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    body = {"detail": _cut(safe_text(message), MAX_DETAIL)}
+def _detail(status: int, message: str, headers: Mapping[str, str] | None = None, *,
+            code: str | None = None, **extra: Any) -> JSONResponse:
+    body: dict[str, Any] = {"detail": _cut(safe_text(message), MAX_DETAIL)}
+    if code is not None:
+        body["code"] = code
+    body.update(extra)
     return JSONResponse(body, status_code=status, headers=dict(headers or {}))
 
 
@@ -125,7 +131,27 @@ async def _http(request: Request, exc: Exception) -> Response:
 
 async def _refused(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return _detail(exc.status, exc.detail, exc.headers)
+    return _detail(exc.status, exc.detail, exc.headers, code=exc.code)
+
+
+async def _moved(_: Request, exc: Exception) -> JSONResponse:
+    """412: the write was made against an older version of the game; what changed since,
+    and the version it is at now (its ETag), so the phone can show it and decide."""
+    assert isinstance(exc, GameMoved)
+    changes = [_cut(safe_text(c), MAX_PROBLEM) for c in exc.changes[-MAX_ERRORS * 4:]]
+    return _detail(412, str(exc), {"ETag": f'"{exc.seq}"'}, code="game_changed",
+                   changes=changes, seq=exc.seq)
+
+
+async def _knock_size(_: Request, exc: Exception) -> JSONResponse:
+    """A knock check on a partial hand: how many cards it got and which, for the page."""
+    assert isinstance(exc, KnockHandSize)
+    return _detail(422, str(exc), code="knock_hand_size", count=len(exc.cards),
+                   cards=exc.cards[:MAX_ERRORS * 4])
+
+
+async def _key_reused(_: Request, exc: Exception) -> JSONResponse:
+    return _detail(422, str(exc), code="idempotency_key_reused")
 
 
 async def _rules(_: Request, exc: Exception) -> JSONResponse:
@@ -179,6 +205,9 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(ApiError, _refused)
     app.add_exception_handler(GameOver, _game_over)
+    app.add_exception_handler(GameMoved, _moved)
+    app.add_exception_handler(KeyReused, _key_reused)
+    app.add_exception_handler(KnockHandSize, _knock_size)
     app.add_exception_handler(RulesError, _rules)
     app.add_exception_handler(GameNotFound, _not_found)
     app.add_exception_handler(sqlite3.Error, _storage)

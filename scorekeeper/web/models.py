@@ -47,6 +47,14 @@ class Problem(BaseModel):
     """Every refusal: one short message naming the problem, in the players' words."""
 
     detail: str
+    code: str | None = Field(None, description="the kind of refusal, for a page to act on: "
+                             "game_changed (412), idempotency_key_reused (422), "
+                             "knock_hand_size (422)")
+    changes: list[str] | None = Field(None, description="412: what changed since the "
+                                      "version the write named, oldest first")
+    seq: int | None = Field(None, description="412: the game's version now (its ETag)")
+    count: int | None = Field(None, description="knock_hand_size: how many cards it got")
+    cards: list[str] | None = Field(None, description="knock_hand_size: the cards it got")
 
 
 _WHY = {
@@ -54,6 +62,8 @@ _WHY = {
     401: "The admin token is missing or wrong",
     404: "No such game (or scan)",
     409: "The game is over",
+    412: "The game has moved on since the version If-Match names: nothing changed; "
+         "`changes` says what happened",
     413: "The body or photo is too big",
     414: "The text is too long",
     415: "The upload is not an image",
@@ -438,17 +448,31 @@ class LearningAnswer(_Answer):
 
 
 class KnockAnswer(BaseModel):
-    """The verdict for the asking phone: the rules' knock check and the cards it used."""
+    """The verdict for the asking phone: the rules' knock check and the cards it used.
+
+    Only a whole hand gets a verdict: a photo that reads fewer (or more) cards answers
+    `legal: null` with `count` and `missing`, the cards it read, the ones it may have seen
+    (`maybe`) and the photo with them marked, so the player retakes it or taps in the rest.
+    """
 
     player: str
     limit: int
     deadwood: int
-    legal: bool | None  # None: no verdict (no cards read, or cards the decks cannot hold)
+    legal: bool | None  # None: no verdict (not a whole hand, or cards the decks cannot hold)
     melds: list[list[str]]
-    unmelded: list[str]
+    unmelded: list[str] = Field(description="the deadwood cards")
     dropped: str | None
     cards: list[str]
     impossible: list[str] = []
+    rummy: bool = Field(default=False, description="no deadwood: the player may go rummy")
+    count: int = Field(default=0, description="cards checked (read from the photo, or sent)")
+    hand_size: int = Field(default=7, description="a whole hand; 8 with the card just drawn")
+    missing: int = Field(default=0,
+                         description="cards short of a whole hand (a photo that read fewer)")
+    maybe: list[str] = Field(default=[], description="cards the photo may show, read too "
+                             "unsure to count: one tap adds each")
+    image: str | None = Field(default=None, description="the photo with the cards read "
+                              "marked, as a data: URL (sent to this phone only, not kept)")
 
 
 JPEG: dict[int | str, dict[str, Any]] = {200: {

@@ -15,9 +15,11 @@ from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
-from scorekeeper.store import GameStore
+from scorekeeper.store import GameStore, RequestKey, Written
+from scorekeeper.store.requests import Answer
 from scorekeeper.web.errors import ApiError
 from scorekeeper.web.hub import Hub
+from scorekeeper.web.preconditions import ANY
 
 # game id -> why this server may not write that game (words for a 409), or None
 GameOwner = Callable[[int], str | None]
@@ -29,14 +31,20 @@ class GameWriter:
     hub: Hub
     owner: GameOwner | None = None
 
-    async def write(self, game_id: int, event: dict[str, Any]
-                    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    async def write(self, game_id: int, event: dict[str, Any], answer: Answer, *,
+                    expect_seq: int | None = None, request: RequestKey | None = None
+                    ) -> Written:
         """Refuse a game this server does not own (409), commit in a worker thread (fsync
-        must not stall the SSE loop), then broadcast."""
+        must not stall the SSE loop), then broadcast. `expect_seq` (If-Match) and `request`
+        (Idempotency-Key) are judged by the store inside the write (store/requests.py): a
+        repeated key writes nothing and broadcasts nothing."""
         if self.owner is not None:
             refusal = await run_in_threadpool(self.owner, game_id)
             if refusal is not None:
                 raise ApiError(409, refusal)
-        view, result = await run_in_threadpool(self.store.append, game_id, event)
-        self.hub.publish(view)
-        return view, result
+        written = await run_in_threadpool(
+            lambda: self.store.write(game_id, event, answer, request=request,
+                                     expect_seq=None if expect_seq == ANY else expect_seq))
+        if not written.replayed:
+            self.hub.publish(written.view)
+        return written

@@ -1,0 +1,127 @@
+"""Writes that know what they change: a game's version (If-Match) and repeated requests
+(Idempotency-Key), judged inside the write's own transaction.
+
+A phone that lost the answer to a save sends it again; a second admin phone saves the hand
+the first one already saved. Both would double a hand. So a write may name the version of
+the game it was made against (`expect_seq`: refused with `GameMoved` when the game has moved
+on, naming what changed), and a key for the request: its first answer is kept with the event,
+in the same transaction, and a repeat with the same key gets that answer back instead of a
+second event (the same key with another body is `KeyReused`). Keys live KEY_TTL_S per game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from scorekeeper.rules import Game, RulesError
+from scorekeeper.rules.names import safe_json
+from scorekeeper.store.database import Tx
+
+KEY_TTL_S = 24 * 3600  # a phone's retries take seconds; a phone asleep overnight starts afresh
+MAX_KEY = 255          # characters of an Idempotency-Key
+NEW_GAME = 0           # the scope of the keys of requests that create a game
+
+Answer = Callable[[dict[str, Any], dict[str, Any] | None], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RequestKey:
+    """A request's Idempotency-Key and the fingerprint of what it asked (method, path, body)."""
+
+    key: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a write did: the game as it stands and the answer to send.
+
+    `replayed`: the key was seen before, nothing was written, `answer` is the first one."""
+
+    view: dict[str, Any]
+    answer: dict[str, Any]
+    replayed: bool = False
+
+
+class GameMoved(Exception):
+    """The game is no longer at the version the write was made against; nothing changed."""
+
+    def __init__(self, game_id: int, expected: int, seq: int, changes: list[str]) -> None:
+        self.game_id, self.expected, self.seq, self.changes = game_id, expected, seq, changes
+        if expected > seq:
+            message = (f"this phone's copy of the game (version {expected}) is not the "
+                       f"server's (version {seq}): nothing was saved; reload the game")
+        else:
+            said = "; ".join(changes) or "the game has changed"
+            message = (f"{said} since this phone loaded the game: nothing was saved; "
+                       "look at the game as it is now")
+        super().__init__(message[:1].upper() + message[1:])
+
+
+class KeyReused(RulesError):
+    """An Idempotency-Key sent again with a different request (422 in the API)."""
+
+
+def _cutoff(now: datetime) -> str:
+    return (now - timedelta(seconds=KEY_TTL_S)).isoformat(timespec="seconds")
+
+
+def seen(tx: Tx, scope: int, request: RequestKey, now: datetime) -> dict[str, Any] | None:
+    """The first answer to this key in `scope` (a game id, or NEW_GAME), or None if the key
+    is new or expired; KeyReused if it came with another request."""
+    row = tx.fetchone("SELECT fingerprint, answer, created_at FROM request_keys"
+                      " WHERE game_id = ? AND key = ?", (scope, request.key))
+    if row is None or str(row[2]) < _cutoff(now):
+        return None
+    if row[0] != request.fingerprint:
+        raise KeyReused("this Idempotency-Key was already used for another request "
+                        "(another hand, or another game); send a new key for a new request")
+    answer: dict[str, Any] = safe_json(json.loads(row[1]))
+    return answer
+
+
+def remember(tx: Tx, scope: int, request: RequestKey, answer: dict[str, Any],
+             now: datetime) -> None:
+    """Keep `answer` for the key, in the write's own transaction, and forget this scope's
+    expired keys (the key table stays a day of requests long)."""
+    created = now.isoformat(timespec="seconds")
+    tx.execute("DELETE FROM request_keys WHERE game_id = ? AND (key = ? OR created_at < ?)",
+               (scope, request.key, _cutoff(now)))
+    tx.execute("INSERT INTO request_keys (game_id, key, fingerprint, answer, created_at)"
+               " VALUES (?, ?, ?, ?, ?)",
+               (scope, request.key, request.fingerprint, json.dumps(answer), created))
+
+
+def _change(hands_before: int, event: dict[str, Any]) -> str:
+    kind = event.get("type")
+    if kind == "hand":
+        return f"hand {hands_before + 1} was saved from another phone"
+    if kind == "correct":
+        return f"hand {event.get('n')} was corrected from another phone"
+    if kind == "undo":
+        return f"hand {hands_before} was undone from another phone"
+    if kind == "rename":
+        return f"{event.get('old')} was renamed {event.get('new')} from another phone"
+    if kind == "settings":
+        return "the house rules were changed from another phone"
+    return "the game was changed from another phone"
+
+
+def changes_since(setup: tuple[str, list[str], dict[str, Any] | None],
+                  events: Sequence[dict[str, Any]], since: int) -> list[str]:
+    """What the events after seq `since` did, in players' words, oldest first.
+
+    `setup` is the game as created (variant, players, settings); `events` every stored event
+    in order. A replay, so that each change names the hand as it was numbered then."""
+    variant, players, settings = setup
+    game = Game(variant, players, settings, stored=True)
+    out: list[str] = []
+    for seq, event in enumerate(events, start=1):
+        if seq > since:
+            out.append(_change(len(game.hands), event))
+        game.apply(event, stored=True)
+    return out

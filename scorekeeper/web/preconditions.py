@@ -1,0 +1,83 @@
+"""A game's version as an HTTP entity tag, and the two request headers that make a write safe
+to send from two phones and to send again: `If-Match` and `Idempotency-Key`.
+
+A game's ETag is its seq, quoted (`"12"`), on `GET /api/games/{id}` and as the `id` of each
+live event. A write that sends `If-Match` with it is refused (412) if the game has moved on;
+one that sends `Idempotency-Key` is done once, however often it is sent (the IETF HTTP API
+draft "The Idempotency-Key HTTP Header Field"): the store judges both inside the write.
+Without either header a write behaves as it always did (scripts, the CLI).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from pydantic import BaseModel
+
+from scorekeeper.store import RequestKey
+from scorekeeper.store.requests import MAX_KEY
+from scorekeeper.web.errors import ApiError
+
+ANY = -1  # If-Match: * (any version of a game that exists)
+_TAG = re.compile(r'^(W/)?"(\d{1,18})"$')
+_KEY = re.compile(r"^[\x21-\x7e]+$")  # visible ASCII: a UUID, a token, a quoted string
+REPLAYED = "Idempotent-Replayed"  # on an answer given again for a repeated key
+
+
+def etag(seq: int) -> str:
+    return f'"{seq}"'
+
+
+def expected_seq(if_match: str | None) -> int | None:
+    """The version an If-Match names: None without the header, ANY for `*`.
+
+    Several tags (`"3", "4"`) are refused: a phone knows one version of a game. A malformed
+    or weak tag matches no version (RFC 9110: weak tags never match If-Match), so 412."""
+    if if_match is None:
+        return None
+    value = if_match.strip()
+    if value == "*":
+        return ANY
+    match = _TAG.match(value)
+    if match is None or match.group(1):
+        raise ApiError(412, f"If-Match must name one version of the game, as its ETag does "
+                            f"(\"12\"), not {value[:40]!r}: nothing was saved",
+                       code="precondition_malformed")
+    return int(match.group(2))
+
+
+async def get_expected_seq(
+    if_match: Annotated[str | None, Header(
+        description='the game\'s ETag when this phone loaded it ("12"); 412 if the game has '
+                    "moved on since, nothing changed")] = None,
+) -> int | None:
+    return expected_seq(if_match)
+
+
+def request_key(key: str | None, request: Request, body: BaseModel | None) -> RequestKey | None:
+    """The key and what it asks (method, path, body): a repeat must ask exactly this."""
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_KEY or not _KEY.match(key):
+        raise ApiError(400, f"Idempotency-Key must be 1 to {MAX_KEY} visible ASCII characters "
+                            "(a UUID, say)", code="idempotency_key_malformed")
+    what = f"{request.method} {request.url.path}\n"
+    if body is not None:
+        what += body.model_dump_json(exclude_unset=True)
+    return RequestKey(key, hashlib.sha256(what.encode()).hexdigest())
+
+
+async def get_idempotency_key(
+    idempotency_key: Annotated[str | None, Header(
+        description="one key per request the phone means once (a UUID): a repeat gets the "
+                    "first answer; the same key with another body is a 422. Kept a day")
+    ] = None,
+) -> str | None:
+    return idempotency_key
+
+
+ExpectedSeqDep = Annotated[int | None, Depends(get_expected_seq)]
+IdempotencyKeyDep = Annotated[str | None, Depends(get_idempotency_key)]
