@@ -117,5 +117,37 @@ def test_a_photo_is_read_and_dropped(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     got = r.json()
     assert got["player"] == "Bob" and got["limit"] == 9 and got["cards"]
-    assert "image" not in got  # no annotated picture is made available
+    assert got["count"] == len(got["cards"])
+    if got["count"] not in (7, 8):  # never a verdict on a partial (or oversized) hand
+        assert got["legal"] is None and got["missing"] == max(0, 7 - got["count"])
+    # the marked photo goes to this phone only, inline: no address to fetch it again
+    assert got["image"].startswith("data:image/jpeg;base64,")
     assert client.app.state.scans._images == {}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("cards", [["9H"], [*LEGAL, "9C", "9D"], []])
+def test_only_a_whole_hand_gets_a_verdict(client: TestClient, cards: list[str]) -> None:
+    """One card once answered "legal knock, 9 ≤ 9": a partial hand is refused, in words."""
+    gid = chicago(client)
+    r = check(client, gid, {"player": "Ann", "cards": cards})
+    assert r.status_code == 422, r.text
+    got = r.json()
+    assert got["code"] == "knock_hand_size" and got["count"] == len(cards)
+    assert got["cards"] == cards
+    assert f"it got {len(cards)} card" in got["detail"]
+    assert all(c in got["detail"] for c in cards)
+
+
+def test_eight_cards_drop_the_best_discard_and_no_deadwood_may_go_rummy(
+        client: TestClient) -> None:
+    gid = chicago(client)
+    eight = check(client, gid, {"player": "Ann", "cards": [*LEGAL, "KS"]}).json()
+    assert eight["dropped"] == "KS" and eight["deadwood"] == 5 and eight["count"] == 8
+    assert eight["unmelded"] == ["5C"] and eight["rummy"] is False
+    melded = ["3H", "4H", "5H", "6H", "9C", "9D", "9S", "KD"]  # 8: drop KD, meld the rest
+    got = check(client, gid, {"player": "Ann", "cards": ["AH", "2H", "3H", "4C", "4D", "4S",
+                                                         "JS"]}).json()
+    assert got["unmelded"] == ["JS"] and got["rummy"] is False
+    whole = check(client, gid, {"player": "Ann", "cards": melded}).json()
+    assert whole["deadwood"] == 0 and whole["unmelded"] == [] and whole["rummy"] is True
+    assert whole["dropped"] == "KD"

@@ -7,6 +7,7 @@ starts fast.
 """
 
 from scorekeeper.rules.cards import Card, CardError, parse_card, parse_cards
+from scorekeeper.rules.chicago import KnockHandSize
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import Game, game_from_events
 from scorekeeper.rules.scoring import score_hand, score_line
@@ -17,6 +18,7 @@ __all__ = [
     "Card",
     "CardError",
     "Game",
+    "KnockHandSize",
     "RulesError",
     "Variant",
     "game_from_events",

@@ -33,18 +33,40 @@ def knock_limit(total: int) -> int:
     return min(KNOCK_CEILING, 100 - total)
 
 
+class KnockHandSize(RulesError):
+    """A knock check asked of a partial or oversized hand: a verdict on it would be wrong
+    (one card "knocks" with its own value); `cards` are what it was asked about."""
+
+    def __init__(self, cards: list[Card]) -> None:
+        self.cards = [str(c) for c in cards]
+        n = len(cards)
+        listed = ", ".join(self.cards[:12]) + (", …" if n > 12 else "")
+        super().__init__(f"a knock check takes the whole hand: {SEVEN} cards, or {SEVEN + 1} "
+                         f"with the card just drawn; it got {n} card{'' if n == 1 else 's'}"
+                         + (f" ({listed})" if n else ""))
+
+
+def check_knock_size(cards: list[Card]) -> None:
+    if len(cards) not in (SEVEN, SEVEN + 1):
+        raise KnockHandSize(cards)
+
+
 def knock_check(cards: list[Card], total: int, s: ChicagoSettings) -> dict[str, Any]:
     """The knock check for a hand before it is shown: limit, deadwood, legality and melds.
 
-    Cards the two decks cannot hold (a joker, a third 7H) are refused, as when scoring:
-    counted, a misread joker would look like a card worth nothing."""
+    Only a whole hand is judged (KnockHandSize otherwise); with the card just drawn (8) the
+    best discard is dropped. Cards the two decks cannot hold (a joker, a third 7H) are
+    refused, as when scoring: counted, a misread joker would look like a card worth nothing.
+    `rummy`: no deadwood at all, so the player may go rummy instead of knocking."""
+    check_knock_size(cards)
     DECK.check(cards)
     sol, dropped = best_hand(cards, s, knocker=True)
     limit = knock_limit(total)
     return {"limit": limit, "deadwood": sol.deadwood, "legal": limit > 0 and sol.deadwood <= limit,
             "melds": [[str(c) for c in m] for m in sol.melds],
             "unmelded": [str(c) for c in sol.unmelded],
-            "dropped": None if dropped is None else str(dropped)}
+            "dropped": None if dropped is None else str(dropped),
+            "rummy": not sol.unmelded}
 
 
 def best_hand(cards: list[Card], s: ChicagoSettings, *,

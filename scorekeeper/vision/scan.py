@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scorekeeper.rules import Game
+from scorekeeper.rules import Game, KnockHandSize
 from scorekeeper.vision.annotate import annotate
 from scorekeeper.vision.layout import read_layout
 from scorekeeper.vision.pairing import PhysicalCard
@@ -40,7 +40,8 @@ class ScanResult:
 
 def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | None,
                calibration: Any | None = None, camera: str | None = None) -> ScanResult:
-    """Read a frame for `game`; Chicago with a player also answers "may I knock?".
+    """Read a frame for `game`; Chicago with a player also answers "may I knock?" when the
+    cards read make a whole hand (7, or 8 with the card just drawn): never on a partial one.
 
     `camera` names the fixed camera the frame came from (None for a photo upload).
     """
@@ -50,7 +51,10 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
     knock = None
     if game.rules.knock is not None and player is not None and layout.hand \
             and not layout.impossible:
-        knock = game.knock_check(player, layout.hand)
+        try:
+            knock = game.knock_check(player, layout.hand)
+        except KnockHandSize:
+            knock = None
     return ScanResult(result.to_json(), layout.melds, layout.hand, layout.impossible, knock,
                       annotate(view, result.cards), result.ms, cards_json(result.maybe))
 

@@ -1,5 +1,9 @@
 """Chicago's private "may I knock?": any player asks from their own phone, before they knock.
 
+Only a whole hand gets a verdict (7 cards, or 8 with the card just drawn): cards sent that
+are not one are refused (422, naming how many and which); a photo that reads fewer answers
+with what it read, marked on the photo, and no verdict.
+
 The hand is still secret, so the answer goes to the asking phone only: nothing is stored,
 broadcast or kept (the photo is dropped once read, and no annotated picture is made
 available). It needs no admin token, so it is bounded instead: a few checks a minute per
@@ -8,12 +12,16 @@ client, and the same upload caps as a scan (size before reading, pixels before d
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 from fastapi import FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
+from scorekeeper.rules.chicago import SEVEN
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.settings import ChicagoSettings
 from scorekeeper.web import scan
@@ -29,14 +37,30 @@ BODY_LIMITS = {KNOCK_PATH: scan.MAX_UPLOAD + 64 * 1024}  # as a scan: the photo 
 KNOCK_FORM = photo_schema("whose hand it is", player_required=True)
 
 
+PREVIEW_SIDE = 720  # px, the longer side of the marked photo sent back
+
+
 def _answer(player: str, check: dict[str, Any] | None, cards: list[str],
             impossible: list[str], limit: int) -> KnockAnswer:
+    count = len(cards)
     if check is None:
         return KnockAnswer(player=player, limit=limit, deadwood=0, legal=None, melds=[],
-                           unmelded=[], dropped=None, cards=cards, impossible=impossible)
+                           unmelded=[], dropped=None, cards=cards, impossible=impossible,
+                           count=count, missing=max(0, SEVEN - count))
     return KnockAnswer(player=check["player"], limit=check["limit"], deadwood=check["deadwood"],
                        legal=check["legal"], melds=check["melds"], unmelded=check["unmelded"],
-                       dropped=check["dropped"], cards=cards, impossible=impossible)
+                       dropped=check["dropped"], cards=cards, impossible=impossible,
+                       rummy=check["rummy"], count=count)
+
+
+def _marked(picture: np.ndarray) -> str:
+    """The photo with its cards marked, small, as a data: URL for the asking phone only."""
+    side = max(picture.shape[:2])
+    if side > PREVIEW_SIDE:
+        scale = PREVIEW_SIDE / side
+        picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode() if ok else ""
 
 
 async def _from_photo(request: Request, game: Any, vision: Vision, data_dir: Path,
@@ -56,7 +80,10 @@ async def _from_photo(request: Request, game: Any, vision: Vision, data_dir: Pat
     del frame
     check = result.knock
     limit = check["limit"] if check else _limit(game, name)
-    return _answer(name, check, list(result.hand), list(result.impossible), limit)
+    answer = _answer(name, check, list(result.hand), list(result.impossible), limit)
+    answer.maybe = [c["card"] for c in result.maybe]
+    answer.image = await run_in_threadpool(_marked, result.annotated) or None
+    return answer
 
 
 def _limit(game: Any, name: str) -> int:
