@@ -76,8 +76,9 @@ def address(url: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def raw(url: str, data: bytes) -> socket.socket:
-    sock = socket.create_connection(address(url), timeout=5)
+def raw(url: str, data: bytes, source: str = "") -> socket.socket:
+    """A connection that sent `data` (from `source`, another loopback address)."""
+    sock = socket.create_connection(address(url), timeout=5, source_address=(source, 0))
     sock.sendall(data)
     return sock
 
@@ -302,10 +303,53 @@ def test_one_address_cannot_take_every_connection() -> None:
         assert httpx.get(url, timeout=2).text == "ok"  # a place freed is a place again
         for sock in held:
             sock.close()
+
+
+def test_at_the_cap_a_new_connection_takes_the_longest_waiting_ones_place() -> None:
+    """Half-sent requests and idle connections give way to a new phone, oldest first."""
+    policy = ConnectionPolicy(max_connections=3)  # this machine: only the total counts
+    with serve_in_thread(hello, http=protocol_class(policy)) as url:
+        oldest = raw(url, b"GET / HTTP/1.1\r\nHost: t\r\n")  # a request begun, never ended
+        time.sleep(0.05)
+        held = [raw(url, b"") for _ in range(2)]
+        time.sleep(0.1)
+        assert httpx.get(url, timeout=2, headers={"Connection": "close"}).text == "ok"
+        answer = read_all(oldest, timeout=2)  # the longest waiting: told to send it again
+        assert answer.startswith(b"HTTP/1.1 503") and b"send the request again" in answer
+        assert policy.evicted == 1
+        for sock in held:  # the younger ones kept their places
+            sock.settimeout(0.2)
+            with pytest.raises(TimeoutError):
+                sock.recv(1)
+            sock.close()
+
+
+def test_requests_being_handled_are_never_evicted() -> None:
     with serve_in_thread(hello, http=protocol_class(ConnectionPolicy(max_connections=2))) as url:
-        held = [raw(url, b"") for _ in range(2)]  # this machine: only the total counts
-        assert read_all(raw(url, b"")).startswith(b"HTTP/1.1 503")
-        for sock in held:
+        slow = [raw(url, b"GET /slow HTTP/1.1\r\nHost: t\r\n\r\n") for _ in range(2)]
+        for sock in slow:
+            assert sock.recv(64).startswith(b"HTTP/1.1 200")  # both are being answered
+        assert read_all(raw(url, b"")).startswith(b"HTTP/1.1 503")  # nobody to give way
+        for sock in slow:
+            assert read_all(sock).count(b"tick") == 5  # their answers were not cut
+            sock.close()
+
+
+def test_a_flood_from_many_addresses_cannot_lock_out_a_new_phone() -> None:
+    """Twenty addresses, each under its per-address cap, fill every place with half-sent
+    requests (one phone with many IPv6 addresses can): a new phone is still answered."""
+    policy = ConnectionPolicy(exempt=lambda host: False, per_client=8, max_connections=100)
+    with serve_in_thread(hello, http=protocol_class(policy)) as url:
+        flood = [raw(url, b"GET / HTTP/1.1\r\nHost: t\r\n", f"127.0.0.{2 + i % 20}")
+                 for i in range(120)]
+        time.sleep(0.3)
+        assert policy.total == 100 and policy.evicted == 20
+        for _ in range(5):
+            phone = raw(url, b"GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
+                        "127.0.0.99")
+            assert read_all(phone, timeout=2).endswith(b"ok")
+        assert 21 <= policy.evicted <= 25  # a phone that left frees its own place
+        for sock in flood:
             sock.close()
 
 

@@ -9,6 +9,11 @@ connection opens, or its last response ends, the client has HEADER_TIMEOUT_S to 
 whole request head; otherwise it gets a 408 (or, if it sent nothing, is simply closed).
 A request being handled (a body being read, a live event stream) is never cut: bodies have
 their own timeouts (limits.py) and live streams their own caps (hub.py).
+
+At the cap on connections in all, a new connection is not refused: it takes the place of
+the connection that has waited longest for its request head (a half-sent request, an idle
+keep-alive), so a flood of half-open sockets from many addresses cannot lock a new phone
+out; only when every connection is a request being handled is a new one refused (503).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import resource
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import h11
 import uvicorn
@@ -49,6 +54,16 @@ def _plain(status: str, text: str) -> bytes:
 _TIMEOUT = _plain("408 Request Timeout", "the request headers did not arrive in time")
 _TOO_MANY = _plain("429 Too Many Requests", "too many connections from this address")
 _FULL = _plain("503 Service Unavailable", "the server has too many connections; try again")
+_EVICTED = _plain("503 Service Unavailable", "the server needed this connection's place; "
+                  "send the request again")
+
+
+class Waiter(Protocol):
+    """A connection as the policy sees it: whether it is handling a request, and how to
+    let it go when a newer one needs its place."""
+
+    def handling(self) -> bool: ...
+    def evict(self) -> None: ...
 
 
 def raise_file_limit(target: int = NOFILE_TARGET) -> int:
@@ -78,18 +93,44 @@ class ConnectionPolicy:
     exempt: Callable[[str], bool] = is_local
     open: Counter[str] = field(default_factory=Counter)
     total: int = 0
+    evicted: int = 0
+    # admitted connections, the one that began waiting for a request head longest ago first
+    # (a dict keeps insertion order; `waits` moves a connection to the end)
+    queue: dict[Waiter, str] = field(default_factory=dict)
 
-    def admit(self, host: str) -> bytes | None:
-        """Count a new connection in; or the answer that refuses it."""
-        if self.total >= self.max_connections:
-            return _FULL
+    def admit(self, host: str, conn: Waiter | None = None) -> bytes | None:
+        """Count a new connection in, evicting the longest-waiting one at the cap; or the
+        answer that refuses it."""
         if self.open[host] >= self.per_client and not self.exempt(host):
             return _TOO_MANY
+        if self.total >= self.max_connections and not self._evict_oldest():
+            return _FULL
         self.open[host] += 1
         self.total += 1
+        if conn is not None:
+            self.queue[conn] = host
         return None
 
-    def release(self, host: str) -> None:
+    def waits(self, conn: Waiter) -> None:
+        """`conn` has begun waiting for a request head (opened, or its answer finished)."""
+        host = self.queue.pop(conn, None)
+        if host is not None:
+            self.queue[conn] = host
+
+    def _evict_oldest(self) -> bool:
+        """Free the place of the connection waiting longest for its request head; False if
+        every connection is handling a request (those are never cut)."""
+        for conn in self.queue:
+            if not conn.handling():
+                self.release(self.queue[conn], conn)
+                self.evicted += 1
+                conn.evict()
+                return True
+        return False
+
+    def release(self, host: str, conn: Waiter | None = None) -> None:
+        if conn is not None:
+            self.queue.pop(conn, None)
         self.total -= 1
         self.open[host] -= 1
         if self.open[host] <= 0:
@@ -107,7 +148,7 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._host = self.client[0] if self.client else ""
-        refusal = self.policy.admit(self._host)
+        refusal = self.policy.admit(self._host, self)
         self._admitted = refusal is None
         if refusal is not None:
             transport.write(refusal)
@@ -121,7 +162,7 @@ class GuardedH11Protocol(H11Protocol):
             self._deadline = None
         if self._admitted:
             self._admitted = False
-            self.policy.release(self._host)
+            self.policy.release(self._host, self)
         super().connection_lost(exc)
 
     def on_response_complete(self) -> None:
@@ -133,6 +174,25 @@ class GuardedH11Protocol(H11Protocol):
         if self._deadline is not None:
             self._deadline.cancel()
         self._deadline = self.loop.call_later(self.policy.header_timeout_s, self._expire)
+        self.policy.waits(self)
+
+    def handling(self) -> bool:
+        """A request in hand: its headers parsed, its answer (or live stream) not finished."""
+        return self.cycle is not None and not self.cycle.response_complete
+
+    def evict(self) -> None:
+        """Give this connection's place to a newer one (the policy has already released it).
+
+        It was waiting for a request head: a begun request is told to send it again."""
+        self._admitted = False
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        if self.transport.is_closing():
+            return
+        if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
+            self.transport.write(_EVICTED)
+        self.transport.close()
 
     def _expire(self) -> None:
         """Close a connection that has not delivered a request head in time.
@@ -141,8 +201,7 @@ class GuardedH11Protocol(H11Protocol):
         business, not the client's delay, so it is left alone.
         """
         self._deadline = None
-        handling = self.cycle is not None and not self.cycle.response_complete
-        if handling or self.transport.is_closing():
+        if self.handling() or self.transport.is_closing():
             return
         if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
             self.transport.write(_TIMEOUT)  # a request begun; a silent one is just closed
