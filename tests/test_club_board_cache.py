@@ -21,7 +21,8 @@ from test_club_league import (  # noqa: F401  (the fixtures `pg_server` and `sto
 
 from scorekeeper.club import league_board
 from scorekeeper.club.league import League, new_season
-from scorekeeper.club.league_board import Board, answer, board, links, records
+from scorekeeper.club.league_board import Board, answer, board, links, on_screen, records
+from scorekeeper.club.presence import read as read_presence
 from scorekeeper.club.standings import GameRecord, name_key, tables
 from scorekeeper.club.tables import Tables
 from scorekeeper.store import GameStore
@@ -53,7 +54,8 @@ def from_scratch(store: GameStore, league: League, season: str | None,
     rule = chosen.ranking if chosen else "wins"
     found_tables = tables(records(games, found), league.identities(), rule,
                           chosen.window if chosen else None)
-    return {"tables": board(found, games, now), "standings": answer(chosen, rule, found_tables)}
+    return {"tables": on_screen(board(found, games, now, read_presence(store.database))),
+            "standings": answer(chosen, rule, found_tables)}
 
 
 class Counts:

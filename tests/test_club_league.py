@@ -120,13 +120,17 @@ def test_the_board_shows_each_tables_newest_recent_game() -> None:
              summary(3, now - timedelta(hours=30)), summary(4, now - timedelta(minutes=5), True)]
     found = [Link("t2", 1, None), Link("t2", 2, None), Link("old", 3, None),
              Link("T1", 4, None)]
-    shown = board(found, games, now)
+    synced = (now - timedelta(seconds=10)).isoformat(timespec="seconds")
+    shown = board(found, games, now, {"t2": (synced, 3), "old": (synced, 0)})
     assert [(t["table"], t["game_id"], t["game_over"]) for t in shown] == [
         ("T1", 4, True), ("t2", 2, False)]
     assert shown[1] | {"players": None} == {
         "table": "t2", "game_id": 2, "variant": "chicago", "label": "Chicago Rummy",
         "low_wins": True, "seq": 3, "game_over": False, "winner": None, "leader": "Bob",
-        "players": None}
+        "players": None, "state": "behind", "pending_events": 3, "last_seen": synced,
+        "offline_since": None}
+    # a table never heard from is offline, since no time at all
+    assert (shown[0]["state"], shown[0]["offline_since"]) == ("offline", None)
 
 
 def test_a_forwarded_game_counts_in_the_season_its_table_began_it() -> None:

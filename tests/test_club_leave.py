@@ -56,8 +56,9 @@ def join(club: TestClient, table: GameStore, monkeypatch: pytest.MonkeyPatch) ->
     token = club.post("/api/club/tables", json={"name": "table-07"},
                       headers=bearer("admin")).json()["token"]
 
-    def post(url: str, tok: str, body: dict[str, Any], timeout: float) -> tuple[int, Any]:
-        r = club.post(urlsplit(url).path, json=body, headers=bearer(tok))
+    def post(url: str, tok: str, body: dict[str, Any], timeout: float,
+             headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        r = club.post(urlsplit(url).path, json=body, headers={**(headers or {}), **bearer(tok)})
         return r.status_code, r.json()
 
     monkeypatch.setattr(forwarder_module, "post_json", post)

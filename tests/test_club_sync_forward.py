@@ -42,14 +42,15 @@ class Link:
         self.posts = 0
         self.override: tuple[int, Any] | None = None
 
-    def __call__(self, url: str, token: str, body: dict[str, Any], timeout: float
-                 ) -> tuple[int, Any]:
+    def __call__(self, url: str, token: str, body: dict[str, Any], timeout: float,
+                 headers: dict[str, str] | None = None) -> tuple[int, Any]:
         self.posts += 1
         if not self.up:
             raise Unreachable("the club server cannot be reached: [Errno 111] refused")
         if self.override is not None:
             return self.override
-        r = self.client.post(urlsplit(url).path, json=body, headers=bearer(token))
+        r = self.client.post(urlsplit(url).path, json=body,
+                             headers={**(headers or {}), **bearer(token)})
         if self.lose_answers:
             raise Unreachable("the club server cannot be reached: timed out")
         return r.status_code, r.json()

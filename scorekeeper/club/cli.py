@@ -14,11 +14,15 @@ import importlib.util
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO, TypeAlias
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from scorekeeper.club.tables import TableError, Tables
 from scorekeeper.store.faults import StoreError
+
+if TYPE_CHECKING:
+    from scorekeeper.club import presence as presence_module
 
 EXIT_BAD_INPUT = 2
 Actions: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -76,13 +80,24 @@ def _rotate(args: argparse.Namespace, tables: Tables, out: TextIO) -> int:
 
 
 def _list(args: argparse.Namespace, tables: Tables, out: TextIO) -> int:
+    from scorekeeper.club.presence import presence
+
     rows = tables.listing()
     if not rows:
         out.write("no tables yet: scorekeeper club add-table NAME\n")
     width = max([len(r.name) for r in rows] + [5])
-    out.writelines(f"{r.name:<{width}}  last seen {r.last_seen or 'never':<25}  "
+    when = datetime.now(UTC)
+    out.writelines(f"{r.name:<{width}}  {_state(presence(r.last_seen, r.pending_events, when))}"
+                   f"  last seen {r.last_seen or 'never':<25}  "
                    f"{r.games} game{'' if r.games == 1 else 's'}\n" for r in rows)
     return 0
+
+
+def _state(found: presence_module.Presence) -> str:
+    """A table's state in a column: live, offline, or behind with its count."""
+    if found.state == "behind":
+        return f"{'behind ' + str(found.pending_events):<14}"
+    return f"{found.state:<14}"
 
 
 Action = Callable[[argparse.Namespace, Tables, TextIO], int]

@@ -33,6 +33,7 @@ from scorekeeper.store import GameStore
 
 log = logging.getLogger("scorekeeper.club")
 SYNC_PATH = "/api/club/sync"
+PENDING_HEADER = "Scorekeeper-Pending"  # the events still at the table after this batch
 RETRY_MIN_S = 0.5
 RETRY_MAX_S = 30.0
 POLL_S = 1.0
@@ -58,12 +59,13 @@ def backoff(failures: int, low: float = RETRY_MIN_S, high: float = RETRY_MAX_S) 
     return base / 2 + random.uniform(0, base / 2)
 
 
-def post_json(url: str, token: str, body: dict[str, Any], timeout: float
-              ) -> tuple[int, Any]:
+def post_json(url: str, token: str, body: dict[str, Any], timeout: float,
+              headers: dict[str, str] | None = None) -> tuple[int, Any]:
     """(status, parsed answer) of a POST; Unreachable when no HTTP answer came."""
     return _call(urllib.request.Request(
         url, data=json.dumps(body).encode(), method="POST",
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"}),
+        headers={**(headers or {}), "Authorization": f"Bearer {token}",
+                 "Content-Type": "application/json"}),
         timeout)
 
 
@@ -114,9 +116,11 @@ class Forwarder:
 
     def open(self) -> None:
         """Migrate the outbox (before any phone can start a game: the games already there
-        stay home) and give the games the club refused before one more try."""
+        stay home), give the games the club refused before one more try, and read when the
+        club last answered (health shows it before the club is reached again)."""
         self.outbox = Outbox(self.store)
         self.outbox.retry_refused()
+        self.last_success = self.outbox.last_success()
 
     def start(self) -> None:
         """`open`, and start sending in the background."""
@@ -139,7 +143,8 @@ class Forwarder:
 
     def health(self) -> dict[str, Any]:
         """What `/api/health` shows of club mode (the token never)."""
-        body: dict[str, Any] = {"url": self.health_url, "connected": self.connected,
+        body: dict[str, Any] = {"mode": "table", "url": self.health_url,
+                                "connected": self.connected,
                                 "last_success": self.last_success,
                                 "last_error": self.last_error}
         if self.outbox is not None:
@@ -195,7 +200,10 @@ class Forwarder:
         # with nothing due, an empty batch now and then: health's `connected` stays true,
         # and the club's `last seen` shows the table is there
         batch = self.outbox.batch(due[:1] if self._solo else due, self.batch_events)
-        status, answer = post_json(self.url + SYNC_PATH, self._token, batch, self.timeout_s)
+        # what will still wait here once this batch is in: the club shows the table behind
+        left = max(0, self.outbox.pending()[0] - len(batch["events"]))
+        status, answer = post_json(self.url + SYNC_PATH, self._token, batch, self.timeout_s,
+                                   {PENDING_HEADER: str(left)})
         if self._stop.is_set():
             return False
         if status == 413 and self.batch_events > 1:
@@ -205,27 +213,28 @@ class Forwarder:
             raise Unreachable(f"the club refused this table's token ({status}): ask the club "
                               f"for a new one (scorekeeper club rotate-token)")
         parsed = _answer(answer) if status in (200, 409, 422) else None
+        when = now()
         if parsed is not None:
-            self.outbox.record(parsed)
+            self.outbox.record(parsed, when)
             self._solo = False
             more = _progress(due, parsed)
         elif status in (400, 409, 413, 422) and due:
-            self._refused_unexplained(due[0].game_id, status, answer)
+            self._refused_unexplained(due[0].game_id, status, answer, when)
             more = True
         else:  # 5xx, or not a club server's answer: worth retrying, not blaming a game
             raise Unreachable(f"the club server answered {status}: {_detail(answer)}")
-        self.connected, self.last_success, self.last_error = True, now(), None
+        self.connected, self.last_success, self.last_error = True, when, None
         self._contact = time.monotonic()
         return more
 
-    def _refused_unexplained(self, game_id: int, status: int, answer: Any) -> None:
+    def _refused_unexplained(self, game_id: int, status: int, answer: Any, when: str) -> None:
         """A 4xx that names no game: find the game by sending one at a time, then mark it,
         so one bad game never stops the others nor loops for ever."""
         assert self.outbox is not None
         why = f"the club refused it ({status}): {_detail(answer)}"
         if self._solo:
             log.warning("club: game %s refused: %s", game_id, why)
-            self.outbox.refuse(game_id, why)
+            self.outbox.refuse(game_id, why, when)
         self._solo = not self._solo
 
 

@@ -24,6 +24,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from scorekeeper.club.league import League, LeagueError, Season
+from scorekeeper.club.presence import presence
+from scorekeeper.club.presence import read as read_presence
 from scorekeeper.club.standings import (
     DEFAULT_RANKING,
     RANKINGS,
@@ -79,10 +81,13 @@ def newest(found: Iterable[Link]) -> dict[str, Link]:
     return out
 
 
-def board(found: Iterable[Link], games: Iterable[Mapping[str, Any]], now: datetime
+def board(found: Iterable[Link], games: Iterable[Mapping[str, Any]], now: datetime,
+          seen: Mapping[str, tuple[str | None, int | None]] | None = None,
           ) -> list[dict[str, Any]]:
     """Each table's newest game begun in the last LIVE_HOURS, by table name: playing, or
-    over (shown with its winner until the table starts the next one)."""
+    over (shown with its winner until the table starts the next one), with the table's
+    state from `seen` (presence.read: live, behind, offline since when)."""
+    seen = seen or {}
     last = newest(found)
     by_id = {int(g["id"]): g for g in games}
     since = (now - timedelta(hours=LIVE_HOURS)).astimezone(UTC).isoformat(timespec="seconds")
@@ -100,8 +105,15 @@ def board(found: Iterable[Link], games: Iterable[Mapping[str, Any]], now: dateti
             "leader": game.get("leader"),
             "players": [{"name": p["name"], "total": p["total"],
                          "eliminated": bool(p.get("eliminated"))} for p in game["players"]],
+            **presence(*seen.get(name, (None, None)), now).as_dict(),
         })
     return out
+
+
+def on_screen(cards: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`board`'s cards as the big screen's stream sends them: without `last_seen`, which
+    moves at every table's heartbeat (the state and `offline_since` stay until it changes)."""
+    return [{k: v for k, v in card.items() if k != "last_seen"} for card in cards]
 
 
 FULL_READ = 200  # more games changed than this (a first read): read every summary at once
@@ -132,16 +144,19 @@ class Board:
         self._links: list[Link] = []
         self._started: dict[int, str] = {}
         self._newest: dict[str, Link] = {}
+        self._seen: dict[str, tuple[str | None, int | None]] = {}
         self._finished = 0  # changes to the finished games seen: what the standings count
         self._standings: dict[StandingsKey, tuple[int, dict[str, str], list[Table]]] = {}
 
     def view(self, league: League, season: str | None,
              now: datetime | None = None) -> dict[str, Any]:
-        """The big screen's whole view: the live tables and the season's standings."""
+        """The big screen's whole view: the live tables and the season's standings. A
+        table's `last_seen` is left out: it moves at every heartbeat, and the stream sends
+        a view only when it changed (its state, and since when it is offline, stay)."""
         chosen, rule, identities = _choose(league, season)
         with self._lock:
             self._refresh()
-            return {"tables": self._board(now or datetime.now(UTC)),
+            return {"tables": on_screen(self._board(now or datetime.now(UTC))),
                     "standings": answer(chosen, rule, self._tables(identities, rule, chosen))}
 
     def live(self, now: datetime | None = None) -> list[dict[str, Any]]:
@@ -161,10 +176,11 @@ class Board:
 
     def _refresh(self) -> None:
         """Read again what changed since the last read: the links when there are more, and
-        the games whose seq moved."""
+        the games whose seq moved; and the tables' last syncs (a few rows, every time)."""
         store = self._store()
         if store is None:
             raise RuntimeError("the store of this board is gone")
+        self._seen = read_presence(store.database)
         versions = store.versions()
         with store.database.read() as tx:
             row = tx.fetchone("SELECT COUNT(*) FROM club_games")
@@ -207,7 +223,7 @@ class Board:
     def _board(self, now: datetime) -> list[dict[str, Any]]:
         last = self._newest.values()
         return board(last, [self._games[link.game_id].summary for link in last
-                            if link.game_id in self._games], now)
+                            if link.game_id in self._games], now, self._seen)
 
     def _tables(self, identities: dict[str, str], rule: str, chosen: Season | None,
                 only: str | None = None) -> list[Table]:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scorekeeper.club.presence import OFFLINE_S
 from scorekeeper.web.models import MAX_LISTED, MAX_TEXT, Problem
 
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
@@ -97,6 +98,14 @@ class LiveTable(_Answer):
     winner: str | None
     leader: str | None
     players: list[LivePlayer]
+    state: Literal["live", "behind", "offline"] = Field(
+        description="live: the table reaches the club; behind: it does, with events still "
+                    f"to send; offline: not heard from for {OFFLINE_S:.0f} s")
+    pending_events: int | None = Field(description="events the table said it still held "
+                                                   "at its last sync (null: it did not say)")
+    offline_since: str | None = Field(description="its last sync, while offline (UTC)")
+    last_seen: str | None = Field(None, description="its last sync (UTC); not in the big "
+                                                    "screen's stream")
 
 
 class Live(_Answer):

@@ -86,6 +86,13 @@ class Outbox:
         with self.db.transaction() as tx:
             tx.execute("UPDATE club_outbox SET problem = NULL WHERE problem IS NOT NULL")
 
+    def last_success(self) -> str | None:
+        """When the club last answered, as kept by `record` (a restarted table still says
+        when it last reached the club, not "never")."""
+        with self.db.read() as tx:
+            row = tx.fetchone("SELECT value FROM club_link WHERE name = 'last_success'")
+        return None if row is None else str(row[0])
+
     def leave(self) -> tuple[int, int]:
         """Forget the club (`scorekeeper club leave`): every game now on the table becomes
         one played before club mode, never sent to this club or the next, as when club mode
@@ -93,6 +100,7 @@ class Outbox:
         with self.db.transaction() as tx:
             row = tx.fetchone(_PENDING)
             tx.execute("DELETE FROM club_outbox")
+            tx.execute("DELETE FROM club_link")
             tx.execute(_HOME)
         return (int(row[0]), int(row[1])) if row else (0, 0)
 
@@ -116,12 +124,15 @@ class Outbox:
                        for n, body in enumerate(bodies, start=1)]
         return {"games": games, "events": events}
 
-    def record(self, answer: SyncAnswer) -> None:
-        """What the club said it holds; the refused games, marked with why."""
+    def record(self, answer: SyncAnswer, when: str | None = None) -> None:
+        """What the club said it holds; the refused games, marked with why; `when` it
+        answered (kept in the same transaction: no write of its own)."""
         # a refused game's club copy may hold other events past the refused one: what the
         # table has delivered ends just before it
         refused = {p.table_game_id: p.seq - 1 for p in answer.problems if p.seq > 0}
         with self.db.transaction() as tx:
+            if when is not None:
+                self._answered(tx, when)
             for ack in answer.acked:
                 held = min(ack.seq, refused.get(ack.table_game_id, ack.seq))
                 tx.execute(_UPSERT, (ack.table_game_id, 1, held))
@@ -130,9 +141,16 @@ class Outbox:
             for problem in answer.problems:
                 self._refuse(tx, problem.table_game_id, problem.detail)
 
-    def refuse(self, game_id: int, why: str) -> None:
+    def refuse(self, game_id: int, why: str, when: str | None = None) -> None:
         with self.db.transaction() as tx:
             self._refuse(tx, game_id, why)
+            if when is not None:
+                self._answered(tx, when)
+
+    @staticmethod
+    def _answered(tx: Tx, when: str) -> None:
+        tx.execute("INSERT INTO club_link (name, value) VALUES ('last_success', ?)"
+                   " ON CONFLICT (name) DO UPDATE SET value = excluded.value", (when,))
 
     @staticmethod
     def _refuse(tx: Tx, game_id: int, why: str) -> None:

@@ -40,13 +40,15 @@ class ClubSync:
         with self._guard:
             return self._locks.setdefault(table_id, threading.Lock())
 
-    def apply(self, table: ClubTable, batch: Batch) -> tuple[SyncAnswer, list[View]]:
-        """Store what is new in `batch`; the answer, and the views of the games changed."""
+    def apply(self, table: ClubTable, batch: Batch, pending: int | None = None
+              ) -> tuple[SyncAnswer, list[View]]:
+        """Store what is new in `batch`; the answer, and the views of the games changed.
+        `pending`: the events the table says it still holds after this batch (presence.py)."""
         with self._lock(table.id):
             run = _Run(self, table, batch)
             run.games()
             run.events()
-            self.tables.seen(table)
+            self.tables.seen(table, pending)
             return run.answer(), list(run.changed.values())
 
     def mapped(self, table_id: int, ids: set[int]) -> dict[int, int]:

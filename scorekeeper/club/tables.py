@@ -49,6 +49,7 @@ class TableInfo:
     created_at: str
     last_seen: str | None
     games: int
+    pending_events: int | None = None  # what the table said it still held at its last sync
 
 
 def now() -> str:
@@ -110,16 +111,21 @@ class Tables:
             return None
         return ClubTable(int(row[0]), str(row[1]))
 
-    def seen(self, table: ClubTable) -> None:
+    def seen(self, table: ClubTable, pending: int | None = None) -> None:
+        """The table synced now, saying it still holds `pending` events for the club (None:
+        a table that does not say); one write, as before the count was kept."""
         with self.db.transaction() as tx:
-            tx.execute("UPDATE club_tables SET last_seen = ? WHERE id = ?", (now(), table.id))
+            tx.execute("UPDATE club_tables SET last_seen = ?, pending_events = ? WHERE id = ?",
+                       (now(), pending, table.id))
 
     def listing(self) -> list[TableInfo]:
         """Every table, by name, with its last sync and how many games it has sent."""
         with self.db.read() as tx:
             rows = tx.fetchall(
-                "SELECT t.name, t.created_at, t.last_seen, COUNT(g.game_id) FROM club_tables t"
-                " LEFT JOIN club_games g ON g.table_id = t.id"
-                " GROUP BY t.id, t.name, t.created_at, t.last_seen ORDER BY t.name")
+                "SELECT t.name, t.created_at, t.last_seen, COUNT(g.game_id), t.pending_events"
+                " FROM club_tables t LEFT JOIN club_games g ON g.table_id = t.id"
+                " GROUP BY t.id, t.name, t.created_at, t.last_seen, t.pending_events"
+                " ORDER BY t.name")
         return [TableInfo(str(name), str(created), None if seen is None else str(seen),
-                          int(games)) for name, created, seen, games in rows]
+                          int(games), None if pending is None else int(pending))
+                for name, created, seen, games, pending in rows]

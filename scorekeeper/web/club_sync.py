@@ -8,6 +8,8 @@ in scorekeeper/club; these only carry it over HTTP.
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from typing import Annotated, Any, cast
 
 from fastapi import Depends, FastAPI, Request, Response
@@ -15,11 +17,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from scorekeeper.club.forwarder import Forwarder
+from scorekeeper.club.forwarder import PENDING_HEADER, Forwarder
+from scorekeeper.club.presence import counts, listing, pending_header
 from scorekeeper.club.protocol import MAX_BATCH_BYTES, Batch, SyncAnswer
 from scorekeeper.club.sync import ClubSync
 from scorekeeper.club.tables import ClubTable, TableError, Tables, TableTaken, UnknownTable
 from scorekeeper.store import GameStore
+from scorekeeper.store.faults import StoreError, explain
 from scorekeeper.web.auth import table_token
 from scorekeeper.web.deps import HubDep
 from scorekeeper.web.errors import ApiError
@@ -28,6 +32,8 @@ from scorekeeper.web.writes import GameOwner
 
 SYNC_PATH = "/api/club/sync"
 BODY_LIMITS = {SYNC_PATH: MAX_BATCH_BYTES}
+ClubHealth = Callable[[], dict[str, Any]]
+_STORE_FAULTS = (sqlite3.Error, StoreError, OSError)  # as pages.py's health check
 
 
 class NewTable(BaseModel):
@@ -59,6 +65,11 @@ async def get_forwarder(request: Request) -> Forwarder | None:
     return cast("Forwarder | None", getattr(request.app.state, "forwarder", None))
 
 
+async def get_club_health(request: Request) -> ClubHealth | None:
+    """The club server's health entry, else None (a table: its forwarder says)."""
+    return cast("ClubHealth | None", getattr(request.app.state, "club_health", None))
+
+
 def owner_refusal(club: ClubSync) -> GameOwner:
     """The club's `app.state.game_owner` (web/writes.py): a write through the game API to a
     game a table forwarded is refused in words naming the table, since the table holds that
@@ -78,12 +89,17 @@ SyncDep = Annotated[ClubSync, Depends(get_sync)]
 TablesDep = Annotated[Tables, Depends(get_tables)]
 TableDep = Annotated[ClubTable, Depends(get_table)]
 ForwarderDep = Annotated["Forwarder | None", Depends(get_forwarder)]
+ClubHealthDep = Annotated["ClubHealth | None", Depends(get_club_health)]
 
 
 @table_token
-async def sync(batch: Batch, table: TableDep, club: SyncDep, hub: HubDep) -> Response:
-    """Store a table's batch; 200, or 409/422 naming the events refused (the rest stored)."""
-    answer, changed = await run_in_threadpool(club.apply, table, batch)
+async def sync(batch: Batch, table: TableDep, club: SyncDep, hub: HubDep,
+               request: Request) -> Response:
+    """Store a table's batch; 200, or 409/422 naming the events refused (the rest stored).
+    The table's `Scorekeeper-Pending` header says what it still holds; a malformed one is
+    ignored, never a refusal (club/presence.py)."""
+    pending = pending_header(request.headers.get(PENDING_HEADER))
+    answer, changed = await run_in_threadpool(club.apply, table, batch, pending)
     for view in changed:
         hub.publish(view)
     return JSONResponse(answer.model_dump(), status_code=answer.status)
@@ -110,8 +126,18 @@ async def rotate_token(name: str, tables: TablesDep) -> TableToken:
 
 
 async def list_tables(tables: TablesDep) -> Response:
-    rows = await run_in_threadpool(tables.listing)
-    return JSONResponse([row.__dict__ for row in rows])
+    """Every table with its games sent and its state (live, behind, offline)."""
+    return JSONResponse(await run_in_threadpool(listing, tables))
+
+
+def server_health(tables: Tables) -> dict[str, Any]:
+    """The club server's entry in `/api/health`: its tables and their states. A store fault
+    is shown here in words; the store's own entry says whether it is the health's fault."""
+    try:
+        found = listing(tables)
+    except _STORE_FAULTS as exc:
+        return {"mode": "server", "error": explain(exc, "read its tables")}
+    return {"mode": "server", **counts(found), "tables": found}
 
 
 def register(app: FastAPI, store: GameStore) -> None:
@@ -121,6 +147,7 @@ def register(app: FastAPI, store: GameStore) -> None:
     app.state.club_sync = ClubSync(store, tables)
     app.state.verify_table = tables.verify
     app.state.game_owner = owner_refusal(app.state.club_sync)
+    app.state.club_health = lambda: server_health(tables)
     app.add_api_route(SYNC_PATH, sync, methods=["POST"], response_model=SyncAnswer,
                       responses={409: {"model": SyncAnswer, "description": "an event differs "
                                        "from the one stored under its seq"},

@@ -16,7 +16,7 @@ from scorekeeper.club.forwarder import Forwarder
 from scorekeeper.store import GameStore
 from scorekeeper.store.faults import StoreError, explain
 from scorekeeper.web.auth import public
-from scorekeeper.web.club_sync import ForwarderDep
+from scorekeeper.web.club_sync import ClubHealthDep, ForwarderDep
 from scorekeeper.web.deps import AdminDep, CameraDep, QrCodesDep, StoreDep
 from scorekeeper.web.errors import ApiError
 from scorekeeper.web.models import HTML, SVG, Health, Session, refusals
@@ -68,7 +68,8 @@ def _club_health(forwarder: Forwarder) -> dict[str, Any]:
     try:
         return forwarder.health()
     except _STORE_FAULTS as exc:
-        return {"url": forwarder.health_url, "error": explain(exc, "read its games")}
+        return {"mode": "table", "url": forwarder.health_url,
+                "error": explain(exc, "read its games")}
 
 
 def _logged(action: str, exc: Exception) -> None:
@@ -80,7 +81,8 @@ def _logged(action: str, exc: Exception) -> None:
 
 
 @public
-async def health(store: StoreDep, camera: CameraDep, forwarder: ForwarderDep) -> Response:
+async def health(store: StoreDep, camera: CameraDep, forwarder: ForwarderDep,
+                 club_server: ClubHealthDep) -> Response:
     """200 only when the store reads and can write; else 503 saying what is wrong.
 
     In club mode, `club` says how forwarding goes; the club being away is not a fault of
@@ -92,6 +94,8 @@ async def health(store: StoreDep, camera: CameraDep, forwarder: ForwarderDep) ->
                             "camera": {"state": status.state, "error": status.error}}
     if forwarder is not None:
         body["club"] = await run_in_threadpool(_club_health, forwarder)
+    elif club_server is not None:  # a club server: its tables, each live, behind or offline
+        body["club"] = await run_in_threadpool(club_server)
     if not ok:
         body["detail"] = write.get("problem") or db
     return JSONResponse(body, status_code=200 if ok else 503)
