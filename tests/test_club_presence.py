@@ -113,7 +113,7 @@ def test_a_malformed_count_never_fails_a_sync(club: TestClient) -> None:
 def test_a_restarted_table_still_says_when_it_last_reached_the_club(
         club: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     table = GameStore(tmp_path / "table.db")
-    fw, link = forwarder(club, table, monkeypatch)
+    fw, _ = forwarder(club, table, monkeypatch)
     play(table, games=1, hands=2)
     drain(fw)
     reached = fw.health()["last_success"]

@@ -87,6 +87,13 @@ class Roster:
                 "fetched_at": fetched, "age_s": _age(fetched), "fresh": fresh,
                 "problem": problem}
 
+    def kept(self) -> list[str]:
+        """The list as this table last heard it, without asking the club: a new game's
+        names are spelled as the club's (spelling.py) and must never wait for the club."""
+        with self._lock:
+            stored = self._load()
+        return list(stored["players"]) if stored else []
+
     def _ask(self) -> None:
         self._asked = self.clock()
         try:

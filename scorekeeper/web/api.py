@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from scorekeeper.store import Written
 from scorekeeper.store.requests import Answer
 from scorekeeper.web.auth import public
+from scorekeeper.web.club_roster import SpellingDep
 from scorekeeper.web.deps import SettingsDep, StoreDep, WriterDep
 from scorekeeper.web.events import EventStream, game_events
 from scorekeeper.web.models import (
@@ -88,15 +89,17 @@ def get_game(game_id: int, store: StoreDep) -> Response:
 
 
 async def create_game(body: NewGame, request: Request, store: StoreDep, settings: SettingsDep,
-                      key: IdempotencyKeyDep) -> Response:
-    """A new game; its deck as named (it must exist), else the table's default deck."""
+                      key: IdempotencyKeyDep, spell: SpellingDep) -> Response:
+    """A new game; its deck as named (it must exist), else the table's default deck; its
+    players as the club spells them, where there is a club (club/spelling.py)."""
     from scorekeeper.web.decks import check_deck
 
     deck = body.deck if "deck" in body.model_fields_set else settings.default_deck
     if body.deck is not None:
         deck = check_deck(settings.data_dir, body.deck)
     once = request_key(key, request, body)
-    written = await run_in_threadpool(store.create_once, body.variant, body.players,
+    players = await run_in_threadpool(spell, body.players)
+    written = await run_in_threadpool(store.create_once, body.variant, players,
                                       body.settings, deck, once)
     return _sent(written, 201)
 

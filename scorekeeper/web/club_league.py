@@ -29,6 +29,7 @@ from scorekeeper.club.league_models import (
     problems,
 )
 from scorekeeper.club.league_models import Season as SeasonModel
+from scorekeeper.club.spelling import speller
 from scorekeeper.club.standings import ALL, RANKINGS
 from scorekeeper.store import GameStore
 from scorekeeper.web.auth import public
@@ -172,6 +173,7 @@ def register(app: FastAPI, store: GameStore) -> None:
     """Add the league to the app whose store is the club's: its tables, state and routes."""
     league = League(store.database)
     app.state.league = league
+    app.state.club_spelling = speller(league.players)  # a game begun at the club, too
     app.state.club_feed = ClubFeed(
         app.state.hub, lambda season: league_board.big_screen(store, league, season))
     add = app.add_api_route

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from scorekeeper.club.roster import OFF, PLAYERS_PATH, Roster, roster_for
+from scorekeeper.club.spelling import Spelling, as_typed, speller
 from scorekeeper.settings import Settings
 from scorekeeper.web.auth import public
 
@@ -35,7 +36,14 @@ async def get_roster(request: Request) -> Roster | None:
     return cast("Roster | None", request.app.state.club_roster)
 
 
+async def get_spelling(request: Request) -> Spelling:
+    """How a new game's names are spelled here: as the club's players, on a club server and
+    on a table in club mode (spelling.py); as typed otherwise."""
+    return cast(Spelling, getattr(request.app.state, "club_spelling", as_typed))
+
+
 RosterDep = Annotated["Roster | None", Depends(get_roster)]
+SpellingDep = Annotated[Spelling, Depends(get_spelling)]
 
 
 @public
@@ -49,5 +57,7 @@ async def club_players(roster: RosterDep) -> Response:
 
 def register(app: FastAPI, settings: Settings) -> None:
     """Mount the route on a table's app (club mode or not)."""
-    app.state.club_roster = roster_for(settings)
+    roster = app.state.club_roster = roster_for(settings)
+    if roster is not None:
+        app.state.club_spelling = speller(roster.kept)
     app.add_api_route(PLAYERS_PATH, club_players, methods=["GET"], response_model=TablePlayers)

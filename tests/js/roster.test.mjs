@@ -18,6 +18,16 @@ test('a name is the club player it matches, whatever its case and spaces, else a
   assert.equal(kind(null, 'Ana'), ''); // outside club mode nothing is marked
 });
 
+test('accents and spaces aside, a name is the one club player it can only be', () => {
+  assert.equal(clubName(ROSTER, 'ines'), 'Inês');
+  assert.equal(clubName(ROSTER, 'CARLA   DIAS'), 'Carla Dias');
+  const two = { ...ROSTER, players: ['José', 'Jose'] };
+  assert.equal(clubName(two, 'jose'), 'Jose'); // case aside it is one of them exactly
+  assert.equal(clubName(two, 'JOSÉ'), 'José');
+  assert.equal(clubName({ ...ROSTER, players: ['José', 'Jôse'] }, 'jose'), null); // two: a guest
+  assert.deepEqual(suggestions(ROSTER, ['ine'], 0).names, ['Inês']); // typed without its accent
+});
+
 test('typing offers the club players whose name holds it; a tap completes that row', () => {
   const names = ['Bruno', 'an', ''];
   const got = suggestions(ROSTER, names, 1);

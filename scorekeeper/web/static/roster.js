@@ -24,11 +24,26 @@ export async function loadRoster() {
   }
 }
 
-/** The club's spelling of `name` when it is a club player, else null (a guest, or empty). */
+/** A name with case, accents and runs of spaces aside, as the server's club/spelling.py. */
+export function foldName(name) {
+  return String(name ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** The club's spelling of `name` when it is a club player, else null (a guest, or empty):
+ *  case aside first, then accents and spaces too when that names one club player only. */
 export function clubName(roster, name) {
   const key = nameKey(name);
   if (!roster || !key) return null;
-  return roster.players.find((p) => nameKey(p) === key) ?? null;
+  const exact = roster.players.find((p) => nameKey(p) === key);
+  if (exact) return exact;
+  const near = roster.players.filter((p) => foldName(p) === foldName(name));
+  return near.length === 1 ? near[0] : null;
 }
 
 /** 'club', 'guest' or '' (no name yet): how the sheet marks a row. */
@@ -50,7 +65,7 @@ export function suggestions(roster, names, active) {
   const typed = active != null ? (names[active] ?? '') : '';
   const query = nameKey(typed);
   if (query && !clubName(roster, typed)) {
-    const found = free.filter((p) => nameKey(p).includes(query));
+    const found = free.filter((p) => foldName(p).includes(foldName(typed)));
     if (found.length) return { mode: 'complete', query: typed.trim(), names: found };
   }
   return { mode: 'add', query: '', names: free };
