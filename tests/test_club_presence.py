@@ -1,9 +1,10 @@
 """Each table's state at the club (live, behind with its count, offline since when) in
 `/api/club/live`, `/api/club/tables` and the club's `/api/health`; a table's last success
-kept across its restarts; club mode named in both servers' health."""
+kept across its restarts; club mode named in both servers' health and start-up banner."""
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,10 +20,12 @@ from test_club_sync_helpers import (  # noqa: F401  (club_fixture is the fixture
 )
 
 from scorekeeper.club.forwarder import PENDING_HEADER, Forwarder
+from scorekeeper.club.mode import mode_line
 from scorekeeper.club.presence import OFFLINE_S, pending_header, presence
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.app import create_app
+from scorekeeper.web.server import banner
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 NOW = datetime(2026, 11, 30, 21, 0, tzinfo=UTC)
@@ -139,3 +142,20 @@ def test_a_table_in_club_mode_says_so_in_its_health(tmp_path: Path) -> None:
     home = Settings(data_dir=tmp_path / "home", camera="none")
     with TestClient(create_app(home, token="admin")) as client:
         assert "club" not in client.get("/api/health").json()
+
+
+def test_the_start_up_banner_names_the_club_role(tmp_path: Path) -> None:
+    url = "http://10.0.0.5:8000/"
+    table = Settings(data_dir=tmp_path, club_url="http://ann:secret@club.local:8000",
+                     club_token="sk-x")
+    line = mode_line(table, url)
+    assert line == ('club mode: this table sends its games to http://club.local:8000 '
+                    '(how it goes: http://10.0.0.5:8000/api/health, "club")')
+    server = mode_line(Settings(data_dir=tmp_path, club_server=True), url)
+    assert server == ("club server: the tables send their games to "
+                      "http://10.0.0.5:8000/api/club/sync; the big screen is "
+                      "http://10.0.0.5:8000/club")
+    assert mode_line(Settings(data_dir=tmp_path), url) is None
+    out = io.StringIO()
+    banner(url, "tok", "new", tmp_path / "db", out, club=line)
+    assert line in out.getvalue() and "secret" not in out.getvalue()

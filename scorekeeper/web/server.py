@@ -15,6 +15,7 @@ from typing import Any, TextIO
 import qrcode
 import uvicorn
 
+from scorekeeper.club.mode import mode_line
 from scorekeeper.files import write_atomic
 from scorekeeper.settings import Settings
 from scorekeeper.store.faults import StoreError
@@ -144,8 +145,10 @@ def show_admin_link(settings: Settings, out: TextIO, err: TextIO) -> int:
 
 def banner(url: str, token: str, note: str, db: Path | str, out: TextIO,
            link_file: Path | None = None, show_link: bool = True,
-           command: str = "scorekeeper admin-link", reach: str | None = None) -> None:
-    """Print the table address and the admin link, each with its QR code.
+           command: str = "scorekeeper admin-link", reach: str | None = None,
+           club: str | None = None) -> None:
+    """Print the table address and the admin link, each with its QR code, and `club`, the
+    server's club role (club/mode.py), when it has one.
 
     With `show_link` False (output bound for a log) the admin link is not printed: only
     where it is kept (`link_file`) and the `command` that shows it. `reach` says why phones
@@ -164,6 +167,7 @@ def banner(url: str, token: str, note: str, db: Path | str, out: TextIO,
         lines += [f"Admin link: not printed here, as this output goes to a log; it is in "
                   f"{link_file} (readable by this service's user only). Show it with its "
                   f"QR code: {command}"]
+    lines += [line for line in (club,) if line]
     lines += [f"admin token: {note}", f"database: {db}"]
     for line in lines:
         try:
@@ -238,7 +242,7 @@ def serve(
     write_admin_link(link_file, f"{url}#token={token}")
     banner(url, token, note, settings.db_shown, sys.stdout, link_file=link_file,
            show_link=not goes_to_a_log(sys.stdout), command=admin_link_command(config),
-           reach=reach)
+           reach=reach, club=mode_line(settings, url))
     # header deadline, connection caps and the file limit: see connections.py
     uvicorn_config = server_config(app, settings.host, settings.port, raise_file_limit())
     _Server(uvicorn_config, app.state.hub).run()
