@@ -41,6 +41,12 @@ def test_two_cards_that_fill_a_phone_photo_are_both_read(reader: CardReader) -> 
     assert read(reader, FIXTURES / "closeup-two.jpg") == sorted(c["card"] for c in truth["cards"])
 
 
+def test_a_lone_turned_card_is_read_once(reader: CardReader) -> None:
+    # one card, one reading: its two corners are one card even where the detector boxed
+    # the card as two halves (issue 30: a lone 2♥ at 30° on a dark table read as two)
+    assert read(reader, FIXTURES / "lone-turned.jpg") == ["2H"]
+
+
 def test_a_page_of_text_reads_no_card(reader: CardReader) -> None:
     assert read(reader, FIXTURES / "text-page.jpg") == []
 

@@ -224,6 +224,30 @@ def _reach(claimed: list[Claim]) -> float | None:
     return median(spans) if spans else None
 
 
+def _join_split(cards: list[PhysicalCard], reach: float | None) -> list[PhysicalCard]:
+    """One card the detector boxed as two (a close-up turned ~30°: each half-box takes one
+    corner) is one card: two one-corner cards of one code whose corners lie where one
+    card's corners lie, and whose boxes both hold the point halfway between them (that
+    card's centre). Two twin cards each show their own box around their own middle."""
+    out = list(cards)
+    for a in cards:
+        if a not in out or len(a.indices) != 1:
+            continue
+        for b in out:
+            if b is a or len(b.indices) != 1 or b.card != a.card:
+                continue
+            ra, rb = a.indices[0], b.indices[0]
+            mid = ((ra.det.centre[0] + rb.det.centre[0]) / 2,
+                   (ra.det.centre[1] + rb.det.centre[1]) / 2)
+            if (point_in_box(mid, a.box) and point_in_box(mid, b.box)
+                    and _one_card(ra, rb, reach)):
+                out.remove(a)
+                out[out.index(b)] = PhysicalCard(a.card, _confidence([ra, rb]),
+                                                 _union([ra, rb], a.box, b.box), (ra, rb))
+                break
+    return out
+
+
 def pair_indices(indices: list[IndexReading], cards: list[Detection]) -> list[PhysicalCard]:
     """Group index readings into cards; `cards` are whole-card detections, if any."""
     free: list[IndexReading] = []
@@ -247,6 +271,7 @@ def pair_indices(indices: list[IndexReading], cards: list[Detection]) -> list[Ph
                 box = _union([best, partner], box)
         group = [best] if partner is None else [best, partner]
         out.append(PhysicalCard(best.card, _confidence(group), box, tuple(group)))
+    out = _join_split(out, reach)
     # 2. two free corners of one card: same reading, a card's diagonal apart
     while free:
         a = free.pop(0)
