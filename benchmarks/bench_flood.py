@@ -1,19 +1,25 @@
 """Floods from one machine: does the server keep answering everyone else?
 
-Starts the real server on loopback with a soft open-file limit of `--soft-limit` (what
-systemd gives a unit without LimitNOFILE), then, each phase probing `/api/health` on a new
-connection every 0.1 s (timeout 2 s) and printing p50/p99/max latency and failures:
+Starts the real server on loopback with an open-file limit of `--file-limit`, soft and hard
+(so the server cannot lift it: 1024 is what many machines give a service), then, each phase
+probing `/api/health` on a new connection from another address every 0.1 s (timeout 2 s)
+and printing p50/p99/max latency and failures:
 
 - idle: no load, the baseline;
-- flood: `--connections` sockets each send half a request line and nothing more; at the
-  end, how many the server answered with 408 and closed;
+- flood: `--connections` sockets from `--addresses` loopback addresses (127.0.0.2, …: each
+  under the per-address cap, as one phone with many IPv6 addresses could) each send half a
+  request line and nothing more, more than the server has places for, probed for up to 8 s
+  (before the request-head deadline closes them);
+- flood kept up: the same, but every socket the server closes is opened again at once,
+  probed for `--seconds`;
 - qr: `--qr-clients` threads ask for QR codes of distinct 500-character texts;
 - bomb: one 20 000 × 20 000 PNG upload (55 KB; 1.2 GB decoded): its answer and time.
 
 and the server's resident memory (VmRSS now, VmHWM peak) after each. The card model is
 pointed at an empty folder, so a bomb that gets through is decoded but never read.
 
-    .venv/bin/python benchmarks/bench_flood.py [--connections 1100] [--seconds 15]
+    .venv/bin/python benchmarks/bench_flood.py [--connections 1100] [--addresses 20]
+        [--file-limit 1024] [--seconds 15]
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import selectors
 import socket
 import statistics
 import struct
@@ -33,7 +40,7 @@ from contextlib import suppress
 from pathlib import Path
 
 import httpx
-from spawn import ServerProcess, soft_file_limit, start_server
+from spawn import ServerProcess, start_server
 
 TOKEN = "bench-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -61,6 +68,9 @@ def png_bomb(side: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
 
 
+PHONE = "127.0.0.99"  # the new phone's address: none of the flood's
+
+
 def health(url: str) -> bool:
     """GET /api/health on a new connection, as a phone arriving would; whether it was 200.
 
@@ -68,7 +78,8 @@ def health(url: str) -> bool:
     """
     host, port = url.removeprefix("http://").split(":")
     try:
-        with socket.create_connection((host, int(port)), timeout=2) as sock:
+        with socket.create_connection((host, int(port)), timeout=2,
+                                      source_address=(PHONE, 0)) as sock:
             sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             answer = b""
             while chunk := sock.recv(65536):
@@ -99,24 +110,58 @@ def probe(url: str, seconds: float, busy: Callable[[], bool] = lambda: True) -> 
             f"max {times[-1]:.1f} ms, {failures} failed of {len(times) + failures}")
 
 
-def flood(server: ServerProcess, n: int, seconds: float) -> None:
+HALF = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"  # the blank line never comes
+
+
+def flood(server: ServerProcess, n: int, addresses: int, seconds: float, *,
+          refill: bool) -> None:
+    """`n` half-sent requests from `addresses` addresses while a new phone probes; `refill`:
+    any the server closes is opened again at once (a flood kept at full strength)."""
     host, port = server.url.removeprefix("http://").split(":")
-    socks = []
+    sources = [f"127.0.0.{2 + i % addresses}" for i in range(n)]
+    selector = selectors.DefaultSelector()
+
+    def open_one(source: str) -> None:
+        sock = socket.create_connection((host, int(port)), timeout=5,
+                                        source_address=(source, 0))
+        sock.sendall(HALF)
+        sock.setblocking(False)
+        selector.register(sock, selectors.EVENT_READ, source)
+
     began = time.monotonic()
-    for _ in range(n):
-        sock = socket.create_connection((host, int(port)), timeout=5)
-        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
-        socks.append(sock)
-    print(f"flood: {n} half-sent requests open in {time.monotonic() - began:.2f} s")
-    print(f"  {probe(server.url, seconds)}")
+    for source in sources:
+        open_one(source)
+    print(f"flood{' kept up' if refill else ''}: {n} half-sent requests from {addresses} "
+          f"addresses open in {time.monotonic() - began:.2f} s")
+    stop = threading.Event()
+    reopened = [0]
+
+    def keep_up() -> None:
+        while refill and not stop.is_set():
+            for key, _ in selector.select(0.05):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                with suppress(OSError):
+                    sock.recv(4096)
+                selector.unregister(sock)
+                sock.close()
+                with suppress(OSError):
+                    open_one(key.data)
+                    reopened[0] += 1
+
+    refiller = threading.Thread(target=keep_up)
+    refiller.start()
+    try:
+        print(f"  {probe(server.url, seconds)}")
+    finally:
+        stop.set()
+        refiller.join()
+    if refill:
+        print(f"  flood sockets closed by the server and opened again: {reopened[0]}")
     print(f"  server {memory_mib(server.pid)}")
-    closed = 0
-    for sock in socks:
-        sock.settimeout(0.2)
-        with suppress(OSError):
-            closed += sock.recv(64).startswith(b"HTTP/1.1 408")
-        sock.close()
-    print(f"  answered 408 and closed by the server after {seconds:g} s: {closed} of {n}")
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()  # type: ignore[union-attr]
+    selector.close()
 
 
 def qr_load(server: ServerProcess, clients: int, seconds: float) -> None:
@@ -163,7 +208,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=1100)
     parser.add_argument("--seconds", type=float, default=15)
-    parser.add_argument("--soft-limit", type=int, default=1024)
+    parser.add_argument("--addresses", type=int, default=20)
+    parser.add_argument("--file-limit", type=int, default=1024)
     parser.add_argument("--qr-clients", type=int, default=8)
     parser.add_argument("--qr-seconds", type=float, default=8)
     args = parser.parse_args()
@@ -171,12 +217,15 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.connections + 1000), hard))
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["SCOREKEEPER_MODEL_DIR"] = str(Path(tmp) / "no-models")
-        with soft_file_limit(args.soft_limit):
-            server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN)
+        server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN,
+                              file_limit=args.file_limit)
         try:
             print(f"idle: {probe(server.url, 3)}")
             print(f"  server {memory_mib(server.pid)}")
-            flood(server, args.connections, args.seconds)
+            # before the request-head deadline (10 s) closes them all
+            flood(server, args.connections, args.addresses, min(args.seconds, 8), refill=False)
+            time.sleep(12)  # the held sockets are gone (closed above, or by the deadline)
+            flood(server, args.connections, args.addresses, args.seconds, refill=True)
             if args.qr_clients:
                 qr_load(server, args.qr_clients, args.qr_seconds)
             bomb(server)

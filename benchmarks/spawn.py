@@ -96,9 +96,13 @@ class ServerProcess:
 
 
 def start_server(
-    db: Path, data_dir: Path, token: str, *, keepalive_s: float = 15.0, timeout: float = 60.0
+    db: Path, data_dir: Path, token: str, *, keepalive_s: float = 15.0, timeout: float = 60.0,
+    file_limit: int | None = None,
 ) -> ServerProcess:
-    """Start the server on 127.0.0.1 and return once `/api/health` answers."""
+    """Start the server on 127.0.0.1 and return once `/api/health` answers.
+
+    `file_limit`: the server's open-file limit, soft and hard (a machine that allows no
+    more; the server cannot lift it)."""
     port = free_port()
     log = data_dir / f"server-{port}.log"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -113,7 +117,10 @@ def start_server(
     cmd = [sys.executable, "-m", "scorekeeper.web", "--db", str(db)]
     cmd += ["--host", "127.0.0.1", "--port", str(port)]
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                preexec_fn=None if file_limit is None else lambda: (
+                                    resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                       (file_limit, file_limit))))
     server = ServerProcess(proc, f"http://127.0.0.1:{port}", log)
     wait_healthy(proc, server.url, log, timeout)
     return server

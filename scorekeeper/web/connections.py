@@ -40,6 +40,10 @@ MAX_HEAD = 16 * 1024  # bytes of request line and headers before h11 answers 400
 CONNECTIONS_PER_CLIENT = 64  # a browser opens at most 6 per server, plus its live streams
 MAX_CONNECTIONS = 4096  # in all; each idle one costs a few KB of memory and a file
 FILE_RESERVE = 64  # files kept for the database, the camera, the model, logs
+ACCEPT_BACKLOG = 64  # connections accepted in one go: asyncio accepts up to the backlog at
+# once, before any is counted, and an evicted connection's file is closed a loop turn later;
+# so twice this is kept free of the cap too, and a flood never meets the file limit
+# (EMFILE), after which asyncio stops accepting anyone, a new phone too, for a second
 NOFILE_TARGET = 65536  # the soft file limit asked for (the systemd unit sets the same)
 
 
@@ -216,7 +220,8 @@ def protocol_class(policy: ConnectionPolicy) -> type[GuardedH11Protocol]:
 def server_config(app: Any, host: str, port: int, files: int | None = None) -> uvicorn.Config:
     """uvicorn settings for the table server; `files` is the open-file limit to fit under."""
     files = files if files is not None else raise_file_limit()
-    policy = ConnectionPolicy(max_connections=max(16, min(MAX_CONNECTIONS, files - FILE_RESERVE)))
+    places = files - FILE_RESERVE - 2 * ACCEPT_BACKLOG
+    policy = ConnectionPolicy(max_connections=max(16, min(MAX_CONNECTIONS, places)))
     return uvicorn.Config(
         app,
         host=host,
@@ -224,5 +229,6 @@ def server_config(app: Any, host: str, port: int, files: int | None = None) -> u
         http=protocol_class(policy),
         timeout_keep_alive=KEEP_ALIVE_S,
         h11_max_incomplete_event_size=MAX_HEAD,
+        backlog=ACCEPT_BACKLOG,
         timeout_graceful_shutdown=3,
     )
