@@ -54,6 +54,7 @@ from scorekeeper.decks.examples import (
     unboxed_cards,
 )
 from scorekeeper.decks.profile import DeckError, DeckProfile
+from scorekeeper.training.covered import slide_over
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES
 from scorekeeper.vision.classifier import CROP
 
@@ -64,6 +65,9 @@ BATCH = 64
 PEAK_LR = 1e-3
 CHECK_LOOKS = 8  # each held-back crop is also checked under this many augmentations
 SYNTHETIC = 3000  # crops of the other designs made for one run
+# share of the deck's index crops trained covered by another of its cards (a fan's look;
+# `training.covered`, since 0.15.0)
+COVERED = 0.4
 
 
 class Cancelled(Exception):
@@ -397,7 +401,8 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
     tmp = profile.folder / ".adapt-cls" / "cards-cls.onnx"
     try:
         steps = _fine_tune(
-            model, lambda: _batch(stored, labels, split.train, other, other_y, rng), budget,
+            model, lambda: _batch(stored, labels, split.train, other, other_y, rng,
+                                  [tuple(r["box"]) for r in rows]), budget,
             f"adapting {profile.name}", out)
         print(f"checking on {len(split.back)} held-back crops and {len(photos)} whole "
               "photos", file=out)
@@ -506,18 +511,35 @@ def _fine_tune(model, next_batch: Callable[[], tuple], seconds: float, what: str
 
 
 def _batch(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
-           other: list[np.ndarray], other_y: list[int], rng: np.random.Generator):
-    """Half the deck's crops, half the other designs', each augmented afresh."""
+           other: list[np.ndarray], other_y: list[int], rng: np.random.Generator,
+           boxes: list[Box] | None = None):
+    """Half the deck's crops, half the other designs', each augmented afresh; given the
+    crops' `boxes`, `COVERED` of the deck's indices with another of its cards slid over
+    them as a fan lays it (`training.covered`)."""
     import torch
 
     n_deck = BATCH // 2
-    picks = [(stored[i], int(labels[i])) for i in rng.choice(train_at, n_deck)]
+    picks = [(_covered(stored, labels, train_at, boxes, i, rng), int(labels[i]))
+             for i in rng.choice(train_at, n_deck)]
     picks += [(other[i], other_y[i]) for i in rng.integers(0, len(other), BATCH - n_deck)]
     x = np.stack([augment(c, rng) for c, _ in picks])
     k = int(rng.integers(4))
     xt = torch.from_numpy(np.ascontiguousarray(np.rot90(x[:, :, :, ::-1], k, axes=(1, 2))))
     return (xt.permute(0, 3, 1, 2).float() / 255,
             torch.tensor([y for _, y in picks], dtype=torch.int64))
+
+
+def _covered(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
+             boxes: list[Box] | None, i: int, rng: np.random.Generator) -> np.ndarray:
+    """Crop `i`, or (an index, with `boxes`, `COVERED` of the time) it with another card of
+    the deck's training crops slid over part of its index."""
+    if boxes is None or labels[i] == CLASS_OF["none"] or rng.random() >= COVERED:
+        return stored[i]
+    cards = [j for j in train_at if j != i and labels[j] != CLASS_OF["none"]]
+    if not cards:
+        return stored[i]
+    j = cards[int(rng.integers(len(cards)))]
+    return slide_over(stored[i], boxes[i], stored[j], boxes[j], rng)
 
 
 def _min_prob(models: Path) -> float:
