@@ -13,10 +13,23 @@ test('a draft is kept per game and hand, and comes back for the same players', (
   assert.equal(draftKey(3, 1, 2), 'scorekeeper.draft.3.fix-1');
   assert.ok(saveDraft(s, draftKey(3, null, 2), PLAYERS, 1, 1000));
   const d = loadDraft(s, draftKey(3, null, 2), ['Ann', 'Bob'], 2000);
-  assert.deepEqual(d, { players: PLAYERS, active: 1, saved: 1000 });
+  assert.deepEqual(d, { players: PLAYERS, active: 1, saved: 1000, base: null, key: null });
   assert.equal(loadDraft(s, draftKey(4, null, 2), ['Ann', 'Bob'], 2000), null);
   clearDraft(s, draftKey(3, null, 2));
   assert.deepEqual(draftKeys(s), []);
+});
+
+test('a draft keeps the game version it was begun at and its request key', () => {
+  const s = memoryStorage();
+  const key = draftKey(3, null, 2);
+  saveDraft(s, key, PLAYERS, 0, 1000, { base: 4, key: '0123456789abcdef' });
+  const d = loadDraft(s, key, ['Ann', 'Bob'], 2000);
+  assert.equal(d.base, 4);
+  assert.equal(d.key, '0123456789abcdef');
+  // a key or version that is not one is dropped (the draft itself is kept)
+  saveDraft(s, key, PLAYERS, 0, 1000, { base: -1, key: 'not a key!' });
+  const kept = loadDraft(s, key, ['Ann', 'Bob'], 2000);
+  assert.deepEqual([kept.base, kept.key, kept.players], [null, null, PLAYERS]);
 });
 
 test('a draft for other players, a broken one or an old one is dropped', () => {

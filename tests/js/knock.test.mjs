@@ -30,3 +30,19 @@ test('no answer without cards, or with impossible cards', () => {
   assert.equal(knockVerdict({ hand: ['AH'], impossible: ['AH'] }).head, 'Check the cards');
   assert.equal(knockVerdict({ hand: ['AH'] }).legal, null);
 });
+
+test('part of a hand gets no verdict: how many were read, and what to do', () => {
+  const v = knockVerdict({ knock: null, hand: ['9H'] });
+  assert.equal(v.legal, null);
+  assert.equal(v.head, 'Read 1 of 7 cards');
+  assert.match(v.text, /6 missing/);
+  const nine = knockVerdict({ hand: ['AH', '2H', '3H', '4H', '5H', '6H', '7H', '8H', '9H'] });
+  assert.equal(nine.legal, null);
+  assert.equal(nine.head, '9 cards read');
+});
+
+test('a hand with no deadwood may go rummy', () => {
+  const v = knockVerdict(knock({ limit: 9, deadwood: 0, legal: true, rummy: true }), 0);
+  assert.equal(v.legal, true);
+  assert.match(v.text, /rummy/);
+});

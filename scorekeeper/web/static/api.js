@@ -6,10 +6,27 @@ import { keep, kept } from './kept.js';
 const TOKEN_KEY = 'scorekeeper.token';
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  /** `data` is the refusal's body: `code` says its kind (game_changed: the game moved on). */
+  constructor(message, status, data = null) {
     super(message);
     this.status = status;
+    this.data = data && typeof data === 'object' ? data : null;
   }
+}
+
+/** A key for a request meant once (Idempotency-Key): random, from a non-secure page too. */
+export function newRequestKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Headers for a write made against version `seq` of a game, meant once under `key`. */
+function writeHeaders({ seq, key } = {}) {
+  const out = {};
+  if (seq != null) out['If-Match'] = `"${seq}"`;
+  if (key) out['Idempotency-Key'] = key;
+  return out;
 }
 
 export function getToken() {
@@ -73,8 +90,8 @@ function authHeaders(extra = {}) {
 }
 
 /** JSON in and out; a FormData body goes as multipart (the browser sets its boundary). */
-export async function request(method, path, body) {
-  const headers = authHeaders({ Accept: 'application/json' });
+export async function request(method, path, body, extra = {}) {
+  const headers = authHeaders({ Accept: 'application/json', ...extra });
   const form = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   let res;
@@ -97,7 +114,7 @@ export async function request(method, path, body) {
       data = text;
     }
   }
-  if (!res.ok) throw new ApiError(describe(res.status, data), res.status);
+  if (!res.ok) throw new ApiError(describe(res.status, data), res.status, data);
   return data;
 }
 
@@ -135,14 +152,16 @@ export const api = {
   variants: () => request('GET', '/api/variants'),
   games: () => request('GET', '/api/games'),
   game: (id) => request('GET', `/api/games/${enc(id)}`),
-  createGame: (body) => request('POST', '/api/games', body),
-  addHand: (id, body) => request('POST', `/api/games/${enc(id)}/hands`, body),
+  createGame: (body, key) => request('POST', '/api/games', body, writeHeaders({ key })),
+  // Every write names the game's version it was made against ({seq}: a 412 if the game
+  // moved on) and a POST its key ({key}: sent again, it is done once).
+  addHand: (id, body, once) => request('POST', `/api/games/${enc(id)}/hands`, body, writeHeaders(once)),
   preview: (id, body) => request('POST', `/api/games/${enc(id)}/preview`, body),
-  correctHand: (id, n, body) => request('PUT', `/api/games/${enc(id)}/hands/${enc(n)}`, body),
-  undo: (id) => request('DELETE', `/api/games/${enc(id)}/hands/last`),
-  rename: (id, oldName, newName) =>
-    request('POST', `/api/games/${enc(id)}/rename`, { old: oldName, new: newName }),
-  settings: (id, settings) => request('PUT', `/api/games/${enc(id)}/settings`, { settings }),
+  correctHand: (id, n, body, once) => request('PUT', `/api/games/${enc(id)}/hands/${enc(n)}`, body, writeHeaders(once)),
+  undo: (id, seq) => request('DELETE', `/api/games/${enc(id)}/hands/last`, undefined, writeHeaders({ seq })),
+  rename: (id, oldName, newName, seq) => request('POST', `/api/games/${enc(id)}/rename`,
+    { old: oldName, new: newName }, writeHeaders({ seq, key: newRequestKey() })),
+  settings: (id, settings, seq) => request('PUT', `/api/games/${enc(id)}/settings`, { settings }, writeHeaders({ seq })),
   eventsUrl: (id) => `/api/games/${enc(id)}/events`,
   qrUrl: (url) => `/api/qr.svg?url=${enc(url)}`,
   /** Scan a player's cards: from the table camera, or from a photo file when given. */

@@ -517,7 +517,7 @@ async function redoHand(gameId, n, body) {
     return;
   }
   try {
-    await api.addHand(gameId, body);
+    await api.addHand(gameId, body, { seq: g.seq });
     toast(t('toast.back', { n }));
     refreshGame();
   } catch (e) {
@@ -535,7 +535,7 @@ async function undoLast() {
     text: t('undo.text'),
     okLabel: t('undo.ok'),
     danger: true,
-    validate: () => api.undo(g.id),
+    validate: () => api.undo(g.id, g.seq),
   });
   if (!ok) return;
   closeDialog($('#handinfo'));
@@ -554,7 +554,7 @@ async function renamePlayer(oldName) {
     validate: async (value) => {
       if (!value) throw new Error(t('rename.empty'));
       if (value === oldName) return;
-      await api.rename(g.id, oldName, value);
+      await api.rename(g.id, oldName, value, g.seq);
     },
   });
   if (name && name !== oldName) {
@@ -853,7 +853,7 @@ function openSettings() {
     onclick: async () => {
       saveBtn.disabled = true;
       try {
-        await api.settings(g.id, ui.read());
+        await api.settings(g.id, ui.read(), g.seq);
         dlg.close('saved');
         toast(t('toast.rulesUpdated'));
         refreshGame();

@@ -13,9 +13,16 @@ export function draftKey(gameId, n, next) {
   return `${PREFIX}${gameId}.${n == null ? `new-${next}` : `fix-${n}`}`;
 }
 
-export function saveDraft(storage, key, players, active = 0, now = Date.now()) {
+/**
+ * `once` ({base, key}): the game's version the hand was begun against (sent as If-Match)
+ * and the draft's request key (Idempotency-Key), kept so a reload still saves it once.
+ */
+export function saveDraft(storage, key, players, active = 0, now = Date.now(), once = {}) {
   try {
-    storage.setItem(key, JSON.stringify({ v: VERSION, saved: now, active, players }));
+    const { base = null, key: requestKey = null } = once;
+    storage.setItem(key, JSON.stringify({
+      v: VERSION, saved: now, active, players, base, key: requestKey,
+    }));
     return true;
   } catch {
     return false;
@@ -28,7 +35,8 @@ function validPlayer(p, names) {
 }
 
 /**
- * The draft for `key` if it is for exactly these players ({players, active, saved}), else
+ * The draft for `key` if it is for exactly these players ({players, active, saved, base,
+ * key}), else
  * null; a draft that no longer fits (renamed players, another version) is removed.
  */
 export function loadDraft(storage, key, names, now = Date.now()) {
@@ -54,7 +62,9 @@ export function loadDraft(storage, key, names, now = Date.now()) {
     return null;
   }
   const active = Number.isInteger(d.active) && d.active >= 0 && d.active < names.length ? d.active : 0;
-  return { players: d.players, active, saved: d.saved };
+  const base = Number.isInteger(d.base) && d.base >= 0 ? d.base : null;
+  const requestKey = typeof d.key === 'string' && /^[0-9a-f]{8,64}$/.test(d.key) ? d.key : null;
+  return { players: d.players, active, saved: d.saved, base, key: requestKey };
 }
 
 export function clearDraft(storage, key) {

@@ -1,6 +1,6 @@
 // Hand entry and correction: a card picker per player, end-of-hand toggles,
 // a live preview from /preview, Save (POST) or Save correction (PUT).
-import { api } from './api.js';
+import { api, newRequestKey } from './api.js';
 import {
   JOKER, cardCode, chip, chipRow, deckRules, sortCards, pickerGrid,
 } from './cards.js';
@@ -134,7 +134,7 @@ function storage() {
 
 /** Keep the half-entered hand on this phone after every change. */
 function keepDraft() {
-  if (hasInput()) saveDraft(storage(), st.draftKey, draftPlayers(), st.active);
+  if (hasInput()) saveDraft(storage(), st.draftKey, draftPlayers(), st.active, Date.now(), { base: st.base, key: st.key });
   else clearDraft(storage(), st.draftKey);
 }
 
@@ -287,9 +287,10 @@ async function save() {
   renderError();
   try {
     const body = requestBody();
+    // the version this hand was begun against: a 412 if another phone saved meanwhile
     const result = st.n == null
-      ? await api.addHand(st.game.id, body)
-      : await api.correctHand(st.game.id, st.n, body);
+      ? await api.addHand(st.game.id, body, { seq: st.base, key: st.key })
+      : await api.correctHand(st.game.id, st.n, body, { seq: st.base });
     const n = st.n;
     const done = st.onSaved;
     teachDeck(st.players);
@@ -301,11 +302,81 @@ async function save() {
   } catch (e) {
     // Keep every card the user entered; say clearly what went wrong.
     st.saving = false;
+    if (isConflict(e)) {
+      await showConflict(e);
+      return;
+    }
     st.error = playerWords(e.message, st.variant);
     renderFooter();
     renderError();
     $('[data-testid="entry-error"]', st.form)?.scrollIntoView({ block: 'nearest' });
   }
+}
+
+/** The game moved on under this draft (another phone saved), or its key saved it already. */
+function isConflict(e) {
+  const code = e?.data?.code;
+  return (e?.status === 412 && code === 'game_changed') || code === 'idempotency_key_reused';
+}
+
+/** Keep the draft, show the game as it is now and let the admin choose what it becomes. */
+async function showConflict(e) {
+  const mine = st;
+  let latest = null;
+  try {
+    latest = await api.game(mine.game.id);
+  } catch {
+    latest = null;
+  }
+  if (st !== mine) return;
+  st.conflict = { changes: e.data?.changes || [], latest, detail: e.message };
+  renderAll();
+  st.els.conflict?.scrollIntoView({ block: 'nearest' });
+}
+
+/** Go on with the draft against the game as it is now: as its next hand, or as hand `n`. */
+function rebase(n) {
+  const latest = st.conflict?.latest;
+  if (!latest) return;
+  const next = (latest.hands || []).length + 1;
+  clearDraft(storage(), st.draftKey);
+  st.game = latest;
+  st.n = n;
+  st.base = latest.seq;
+  st.key = newRequestKey();
+  st.draftKey = draftKey(latest.id, n, next);
+  st.conflict = null;
+  st.els.title.textContent = n == null ? t('entry.title', { n: next }) : t('entry.correct', { n });
+  changed();
+}
+
+function renderConflict() {
+  const el = st.els.conflict;
+  const c = st.conflict;
+  el.hidden = !c;
+  if (!c) {
+    fill(el);
+    return;
+  }
+  const hands = c.latest?.hands || [];
+  const last = hands[hands.length - 1];
+  const scores = (last?.result?.players || []).map((p) => h('li', { class: 'conflict-score' },
+    h('span', { class: 'conflict-name' }, p.name), h('strong', {}, signed(p.points))));
+  fill(el,
+    h('p', { class: 'conflict-title' }, t('conflict.title')),
+    c.changes.length
+      ? h('ul', { class: 'conflict-changes', testid: 'conflict-changes' }, c.changes.map((x) => h('li', {}, x)))
+      : h('p', { class: 'small' }, c.detail),
+    last ? h('p', { class: 'small muted' }, t('conflict.saved', { n: last.n })) : null,
+    scores.length ? h('ul', { class: 'conflict-scores', testid: 'conflict-saved' }, scores) : null,
+    h('p', { class: 'small' }, t('conflict.kept')),
+    c.latest
+      ? h('div', { class: 'conflict-actions' },
+        h('button', { type: 'button', class: 'btn btn-secondary', testid: 'conflict-next', onclick: () => rebase(null) },
+          t('conflict.next', { n: hands.length + 1 })),
+        last ? h('button', { type: 'button', class: 'btn btn-secondary', testid: 'conflict-correct', onclick: () => rebase(last.n) },
+          t('conflict.correct', { n: last.n })) : null)
+      : h('p', { class: 'small' }, t('conflict.offline')));
 }
 
 /**
@@ -832,6 +903,7 @@ function renderNotice() {
 }
 
 function renderAll() {
+  renderConflict();
   renderNotice();
   renderTabs();
   renderPlayer();
@@ -849,6 +921,8 @@ function buildForm(form, game, n) {
   els.preview = h('section', { class: 'preview', testid: 'preview', 'aria-live': 'polite' });
   els.error = h('p', { class: 'error error-box', testid: 'entry-error', role: 'alert', hidden: true });
   els.notice = h('div', { class: 'draft-notice', testid: 'draft-notice', role: 'status', hidden: true });
+  els.conflict = h('div', { class: 'conflict-box', testid: 'entry-conflict', role: 'alert', hidden: true });
+  els.title = h('h2', { testid: 'entry-title' }, title);
   els.picker = h('div', { class: 'picker', testid: 'card-picker' });
   els.save = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'entry-save', onclick: save }, t('entry.save'));
 
@@ -856,10 +930,10 @@ function buildForm(form, game, n) {
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', testid: 'entry-close', 'aria-label': t('btn.close'), onclick: close }, '✕'),
       h('div', { class: 'sheet-title' },
-        h('h2', { testid: 'entry-title' }, title),
+        els.title,
         h('div', { class: 'muted small' }, variantLabel(game.variant)))),
     els.tabs,
-    h('div', { class: 'entry-scroll' }, els.notice, els.player, els.error, els.preview),
+    h('div', { class: 'entry-scroll' }, els.conflict, els.notice, els.player, els.error, els.preview),
     h('div', { class: 'entry-bottom' },
       els.picker,
       h('div', { class: 'entry-actions' },
@@ -917,6 +991,11 @@ export function openEntry({ game, n = null, onSaved }) {
     dirty: !!draft,
     scan: { busy: null, error: null },
     draftKey: key,
+    // the version the hand is begun against (If-Match) and its key (Idempotency-Key): a
+    // restored draft keeps both, so a reload after another phone saved still conflicts
+    base: draft?.base ?? game.seq ?? null,
+    key: draft?.key || newRequestKey(),
+    conflict: null,
     restored: draft ? draft.saved : null,
     onSaved,
     dialog,

@@ -3,7 +3,7 @@
 import { cardLabel } from './cards.js';
 import { t } from './i18n.js';
 import { num } from './util.js';
-import { totalForLimit } from './variants.js';
+import { VARIANTS, totalForLimit } from './variants.js';
 
 /** The one-glance answer: {legal: true|false|null, head, text}; `tail` never wraps. */
 function verdictOf(legal, lead, tail, text) {
@@ -18,15 +18,30 @@ export function knockVerdict(result, total) {
       const at = total ?? totalForLimit('chicago', k.limit);
       return verdictOf(false, t('verdict.notLegal'), t('verdict.notAt', { total: num(at) }), t('verdict.rummyOnly'));
     }
-    if (k.legal) return verdictOf(true, t('verdict.legal'), `${num(k.deadwood)} ≤ ${num(k.limit)}`, '');
+    if (k.legal) {
+      return verdictOf(true, t('verdict.legal'), `${num(k.deadwood)} ≤ ${num(k.limit)}`, k.rummy ? t('verdict.mayRummy') : '');
+    }
     return verdictOf(false, t('verdict.notLegal'), `${num(k.deadwood)} > ${num(k.limit)}`, t('verdict.costs'));
   }
   const bad = (result?.impossible || []).map(cardLabel);
   if (bad.length) {
     return { legal: null, head: t('verdict.check'), text: t('verdict.checkText', { cards: bad.join(' ') }) };
   }
-  if (!(result?.hand || []).length) {
+  const count = (result?.hand || []).length;
+  if (!count) {
     return { legal: null, head: t('verdict.noCards'), text: t('verdict.noCardsText') };
+  }
+  // never a verdict on part of a hand: say how many were read and what to do
+  const shape = VARIANTS.chicago?.handSize || { cards: 7, ender: 8 };
+  if (count < shape.cards) {
+    return {
+      legal: null,
+      head: t('verdict.partial', { count: num(count), size: num(shape.cards) }),
+      text: t('verdict.partialText', { missing: num(shape.cards - count) }),
+    };
+  }
+  if (count > shape.ender) {
+    return { legal: null, head: t('verdict.tooMany', { count: num(count) }), text: t('verdict.tooManyText') };
   }
   return { legal: null, head: t('verdict.none'), text: t('verdict.noneText') };
 }

@@ -133,7 +133,33 @@ function verdict() {
       ? h('div', { class: 'kline', testid: 'mayknock-melds' }, h('span', { class: 'hi-k' }, t('kv.melds')),
         h('span', { class: 'hi-melds' }, a.melds.map((m) => chipRow(m))))
       : null,
-    a.dropped ? h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('kv.eighth')), chipRow([a.dropped]), h('span', { class: 'muted small' }, t('kv.notCounted'))) : null);
+    a.legal != null && (a.unmelded || []).length
+      ? h('div', { class: 'kline', testid: 'mayknock-deadwood' }, h('span', { class: 'hi-k' }, t('kv.deadwoodCards')), chipRow(a.unmelded))
+      : null,
+    a.dropped ? h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('kv.eighth')), chipRow([a.dropped]), h('span', { class: 'muted small' }, t('kv.notCounted'))) : null,
+    a.legal == null && a.count ? partial(a) : null);
+}
+
+/** A photo that read part of a hand: what it read, on the photo and as cards, and two ways
+ * on (take it again, or tap in the rest starting from the cards read). */
+function partial(a) {
+  const tapRest = (extra = []) => {
+    mk.cards = [...(a.cards || []), ...extra].slice(0, VARIANTS.chicago?.handSize?.ender || 8);
+    mk.tapping = true;
+    mk.answer = null;
+    render();
+  };
+  return h('div', { class: 'mk-partial', testid: 'mayknock-partial' },
+    a.image ? h('img', { class: 'mk-photo', src: a.image, alt: t('mayknock.read'), testid: 'mayknock-image' }) : null,
+    h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('mayknock.read')),
+      h('span', { testid: 'mayknock-read' }, chipRow(a.cards || []))),
+    (a.maybe || []).length
+      ? h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('mayknock.maybe')),
+        h('span', { class: 'zone-cards' }, a.maybe.map((c) => chip(c, { testid: `mayknock-maybe-${c}`, onclick: () => tapRest([c]) }))))
+      : null,
+    h('div', { class: 'mk-ways' },
+      h('button', { type: 'button', class: 'btn btn-secondary', testid: 'mayknock-retake', onclick: () => mk.input.click() }, icon('photo'), t('mayknock.retake')),
+      h('button', { type: 'button', class: 'btn btn-secondary', testid: 'mayknock-add', onclick: () => tapRest() }, t('mayknock.addMissing'))));
 }
 
 function render() {
