@@ -91,6 +91,9 @@ def evening(path: Path) -> dict[str, int]:
                 tx.execute("INSERT INTO club_games (table_id, table_game_id, game_id, created_at)"
                            " VALUES (?, ?, ?, ?)", (row[0], round_ + 1, gid, f"{today}T19:00:00"))
             live[name] = gid
+    with db.transaction() as tx:  # every table synced just now: live on the screen
+        tx.execute("UPDATE club_tables SET last_seen = ?, pending_events = 0",
+                   (datetime.now(UTC).isoformat(timespec="seconds"),))
     store.close()
     return live
 

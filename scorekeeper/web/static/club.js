@@ -6,6 +6,8 @@ import { $, fill, h, num } from './util.js';
 const PAGE_MS = 12000; // tables: one page of cards this long when they do not all fit
 const VARIANT_MS = 15000; // standings: one variant this long when several have games
 const RETRY_MS = 5000;
+const CARD_REM = 13; // a card is never narrower than this: a 14-letter name on one line
+const FEW = 4; // this many tables or fewer: their cards' text 1.15× larger (club.css)
 
 const params = new URLSearchParams(location.search);
 const state = { view: null, es: null, page: 0, variant: 0 };
@@ -22,8 +24,34 @@ function byStanding(table) {
     .sort((a, b) => a.eliminated - b.eliminated || dir * (a.total - b.total) || a.seat - b.seat);
 }
 
+/** The most columns `count` tables may take in `width` px: one per table while they fit
+ *  side by side at CARD_REM or wider, so a few tables use the whole width. */
+function columns(count, width, rem, gapRem, scale) {
+  const card = CARD_REM * scale * rem;
+  const most = Math.max(1, Math.floor((width + gapRem * rem) / (card + gapRem * rem)));
+  return Math.max(1, Math.min(count, most));
+}
+
+/** When a table last reached the club: its time today, else its date and time. */
+function since(iso) {
+  const when = new Date(iso);
+  const sameDay = when.toDateString() === new Date().toDateString();
+  const opts = sameDay ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };
+  return when.toLocaleString(language(), opts);
+}
+
+/** A table's state in words: live, behind with what it still holds, offline since when. */
+export function stateText(table) {
+  if (table.state === 'behind') return t('club.behind', { n: num(table.pending_events ?? 0) });
+  if (table.state === 'offline') {
+    return table.offline_since ? t('club.offline', { time: since(table.offline_since) }) : t('club.neverSeen');
+  }
+  return t('club.live');
+}
+
 function card(table) {
   const best = table.winner ?? table.leader;
+  const state = table.state ?? 'live';
   const rows = byStanding(table).map((p) =>
     h(
       'li',
@@ -39,12 +67,13 @@ function card(table) {
   }
   return h(
     'article',
-    { class: `club-card${table.game_over ? ' over' : ''}`, testid: `club-card-${table.table}` },
+    { class: `club-card ${state}${table.game_over ? ' over' : ''}`, testid: `club-card-${table.table}`, dataset: { state } },
+    h('h3', { class: 'club-card-name' }, table.table),
     h(
       'div',
-      { class: 'club-card-head' },
-      h('span', { class: 'club-card-name' }, table.table),
+      { class: 'club-card-meta' },
       h('span', { class: 'club-card-variant' }, variantName(table.variant, table.label)),
+      h('span', { class: `club-card-state ${state}`, testid: `club-state-${table.table}` }, stateText(table)),
     ),
     result,
     h('ul', { class: 'club-players' }, rows),
@@ -71,12 +100,33 @@ function paginate(grid, cards) {
   return page + 1;
 }
 
+/** Lay the cards out in the columns that show them in the fewest pages (the most columns
+ *  on a tie: a few tables side by side); a layout where a card is taller than the grid
+ *  would cut it, so it is never chosen while another is possible. Returns the pages. */
+function arrange(grid, cards, most) {
+  let best = null;
+  for (let cols = most; cols >= 1; cols -= 1) {
+    grid.style.setProperty('--cols', String(cols));
+    const pages = paginate(grid, cards);
+    const fits = cards.every((c) => c.offsetHeight <= grid.clientHeight);
+    const score = (fits ? 0 : 1000) + pages;
+    if (best === null || score < best.score) best = { cols, score };
+    if (score === 1) break; // nothing beats one page
+  }
+  grid.style.setProperty('--cols', String(best.cols));
+  return paginate(grid, cards);
+}
+
 function renderTables(tables) {
   const grid = $('#club-grid');
+  const few = tables.length <= FEW;
+  const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+  grid.dataset.few = String(few);
   const cards = tables.map(card);
   fill(grid, cards);
   $('#club-no-tables').hidden = tables.length > 0;
-  const pages = cards.length ? paginate(grid, cards) : 1;
+  const most = columns(tables.length, grid.clientWidth, rem, 0.7, few ? 1.15 : 1);
+  const pages = cards.length ? arrange(grid, cards, most) : 1;
   const shown = state.page % pages;
   for (const c of cards) c.hidden = c.dataset.page !== String(shown);
   $('#club-page').textContent = pages > 1 ? t('club.page', { page: shown + 1, pages }) : '';
