@@ -4,7 +4,7 @@ a real club server. On every page of tables: nothing cut (each element's scrollW
 clientWidth, the grid's and the standings' content fits their height), nothing off the screen
 or outside its card (bounding boxes), every name whole (the text shown is the API's), each
 table's state in words (live, behind with its count, offline since when), axe finds nothing
-serious. Screenshots: test-artifacts/club-screen-*.png.
+serious; the light theme too. Screenshots: test-artifacts/club-screen-*.png.
 Run: `.venv/bin/python -m pytest tests/test_browser_club_screen.py -m browser`.
 """
 
@@ -234,5 +234,13 @@ def test_the_big_screen_fits_its_screen_with_whole_names(
             assert seen[table_name(2)]["state"] == "Behind · 14 to send"
             assert seen[table_name(3)]["state"].startswith("Offline since ")
             assert seen[table_name(4)]["state"] == "Offline: never reached the club"
+        if count == 8 and width == 1920:  # a bright room: the light theme, in Portuguese
+            page.goto(f"{server.url}/club?theme=light&lang=pt")
+            page.wait_for_selector("body.ready")
+            expect(page.get_by_test_id(f"club-state-{table_name(2)}")).to_have_text(
+                "Atrasada · 14 por enviar")
+            assert page.evaluate(MEASURE)["problems"] == []
+            assert axe_problems(Phone(page, errors)) == []
+            page.screenshot(path=str(ARTIFACTS / f"club-screen-light-pt-{count}-tables.png"))
         assert errors == [], f"JavaScript errors: {errors}"
         ctx.close()
