@@ -238,7 +238,7 @@ def test_backup_and_check_on_a_url(pg_url: str, tmp_path: Path,
     out, err = io.StringIO(), io.StringIO()
     url = with_password(pg_url)
     assert admin.check(url, out, err) == 0, err.getvalue()
-    assert "1 games, 1 events, schema 2" in out.getvalue() and SECRET not in out.getvalue()
+    assert "1 games, 1 events, schema 3" in out.getvalue() and SECRET not in out.getvalue()
 
     assert admin.backup(url, None, out, err, folder=tmp_path / "backups") == 0, err.getvalue()
     dumps = list((tmp_path / "backups").glob("*-manual.dump"))

@@ -35,9 +35,10 @@ from scorekeeper.web.models import (
 )
 from scorekeeper.web.preconditions import (
     REPLAYED,
-    ExpectedSeqDep,
     IdempotencyKeyDep,
+    IfMatchDep,
     etag,
+    expected_seq,
     request_key,
 )
 from scorekeeper.web.variants import Variants, variants
@@ -105,34 +106,38 @@ async def create_game(body: NewGame, request: Request, store: StoreDep, settings
 
 
 async def add_hand(game_id: int, body: HandIn, request: Request, writer: WriterDep,
-                   expect: ExpectedSeqDep, key: IdempotencyKeyDep) -> Response:
+                   if_match: IfMatchDep, key: IdempotencyKeyDep) -> Response:
     event = {"type": "hand", "players": _players(body)}
-    written = await writer.write(game_id, event, _hand_answer(), expect_seq=expect,
+    written = await writer.write(game_id, event, _hand_answer(),
+                                 expect_seq=expected_seq(if_match),
                                  request=request_key(key, request, body))
     return _sent(written, 201)
 
 
 async def correct_hand(game_id: int, n: int, body: HandIn, writer: WriterDep,
-                       expect: ExpectedSeqDep) -> Response:
+                       if_match: IfMatchDep) -> Response:
     event = {"type": "correct", "n": n, "players": _players(body)}
-    written = await writer.write(game_id, event, _hand_answer(n), expect_seq=expect)
+    written = await writer.write(game_id, event, _hand_answer(n),
+                                 expect_seq=expected_seq(if_match))
     return _sent(written)
 
 
-async def undo_hand(game_id: int, writer: WriterDep, expect: ExpectedSeqDep) -> Response:
-    return _sent(await writer.write(game_id, {"type": "undo"}, _view, expect_seq=expect))
+async def undo_hand(game_id: int, writer: WriterDep, if_match: IfMatchDep) -> Response:
+    written = await writer.write(game_id, {"type": "undo"}, _view,
+                                 expect_seq=expected_seq(if_match))
+    return _sent(written)
 
 
 async def change_settings(game_id: int, body: SettingsIn, writer: WriterDep,
-                          expect: ExpectedSeqDep) -> Response:
+                          if_match: IfMatchDep) -> Response:
     event = {"type": "settings", "settings": body.settings}
-    return _sent(await writer.write(game_id, event, _view, expect_seq=expect))
+    return _sent(await writer.write(game_id, event, _view, expect_seq=expected_seq(if_match)))
 
 
 async def rename_player(game_id: int, body: RenameIn, request: Request, writer: WriterDep,
-                        expect: ExpectedSeqDep, key: IdempotencyKeyDep) -> Response:
+                        if_match: IfMatchDep, key: IdempotencyKeyDep) -> Response:
     event = {"type": "rename", "old": body.old, "new": body.new}
-    written = await writer.write(game_id, event, _view, expect_seq=expect,
+    written = await writer.write(game_id, event, _view, expect_seq=expected_seq(if_match),
                                  request=request_key(key, request, body))
     return _sent(written)
 

@@ -49,12 +49,14 @@ def expected_seq(if_match: str | None) -> int | None:
     return int(match.group(2))
 
 
-async def get_expected_seq(
+async def get_if_match(
     if_match: Annotated[str | None, Header(
         description='the game\'s ETag when this phone loaded it ("12"); 412 if the game has '
                     "moved on since, nothing changed")] = None,
-) -> int | None:
-    return expected_seq(if_match)
+) -> str | None:
+    """The header as sent: the route reads it (`expected_seq`) once the request's own
+    parameters are known to be valid, so a bad game id is a 422 before a bad tag a 412."""
+    return if_match
 
 
 def request_key(key: str | None, request: Request, body: BaseModel | None) -> RequestKey | None:
@@ -79,5 +81,5 @@ async def get_idempotency_key(
     return idempotency_key
 
 
-ExpectedSeqDep = Annotated[int | None, Depends(get_expected_seq)]
+IfMatchDep = Annotated[str | None, Depends(get_if_match)]
 IdempotencyKeyDep = Annotated[str | None, Depends(get_idempotency_key)]
