@@ -27,7 +27,7 @@ from test_club_sync_helpers import TARGET, assert_same_games, hand
 from benchmarks.spawn import ServerProcess, free_port
 from scorekeeper.club.tables import Tables
 from scorekeeper.store import GameStore
-from scorekeeper.store.database import open_database
+from scorekeeper.store.opener import open_database
 
 ADMIN = {"Authorization": "Bearer admin"}
 OUTAGE_S = float(os.environ.get("CLUB_OUTAGE_S", "3"))

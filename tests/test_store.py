@@ -17,8 +17,10 @@ import pytest
 
 from scorekeeper.rules import Game, RulesError
 from scorekeeper.store import GameNotFound, GameOver, GameStore
-from scorekeeper.store.database import Database, SchemaTooNew, open_database
-from scorekeeper.store.db import MIGRATIONS, SCHEMA_VERSION, connect
+from scorekeeper.store.database import Database, SchemaTooNew
+from scorekeeper.store.opener import open_database
+from scorekeeper.store.schema import MIGRATIONS, SCHEMA_VERSION
+from scorekeeper.store.sqlite_file import connect
 
 
 def chicago_hand(ann: str, bob: str) -> list[dict[str, Any]]:

@@ -23,8 +23,9 @@ from scorekeeper.config import main as config_main
 from scorekeeper.config import read_config
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore, admin
-from scorekeeper.store.database import open_database, redact, scrub
+from scorekeeper.store.database import redact, scrub
 from scorekeeper.store.faults import StoreError, StoreFault, explain
+from scorekeeper.store.opener import open_database
 from scorekeeper.store.postgres import to_pyformat
 from scorekeeper.store.sqlite import split_script
 from scorekeeper.web.app import create_app

@@ -30,7 +30,7 @@ Actions: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 @contextmanager
 def _tables(args: argparse.Namespace) -> Iterator[Tables]:
-    from scorekeeper.store.database import open_database
+    from scorekeeper.store.opener import open_database
 
     target: str | Path | None = args.db
     if target is None:

@@ -76,16 +76,13 @@ def _server_counts(db: PostgresDatabase) -> str:
 
 
 def _backup_server(url: str, to: Path | None, folder: Path | None, out: TextIO) -> int:
-    db = _server(url)
-    try:
+    with _server(url) as db:
         name = db.dump_name("manual")
         target = (to / name if to.is_dir() else to) if to is not None else \
             (folder or Path("backups")) / name
         db.dump(target)
         out.write(f"backed up {db.where} to {target} with pg_dump (restore: pg_restore "
                   f"--clean --if-exists --dbname=URL {target}) ({_server_counts(db)})\n")
-    finally:
-        db.close()
     return 0
 
 
@@ -141,13 +138,10 @@ def check(db: Path | str, out: TextIO, err: TextIO) -> int:
     itself)."""
     if is_url(db):
         try:
-            server = _server(str(db))
-            try:
+            with _server(str(db)) as server:
                 out.write(f"{server.where}: ok ({_server_counts(server)})\n")
                 out.write("backups: pg_dump's (scorekeeper db backup, or a timer: "
                           "docs/postgresql.md)\n")
-            finally:
-                server.close()
             return 0
         except StoreError as exc:
             return _cannot(err, "check", exc)

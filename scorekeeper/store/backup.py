@@ -14,9 +14,10 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from scorekeeper.store.db import SCHEMA_VERSION, connect, integrity
 from scorekeeper.store.faults import StoreDamaged, StoreError, classify, explain
 from scorekeeper.store.lock import DbLock, match_owner
+from scorekeeper.store.schema import SCHEMA_VERSION
+from scorekeeper.store.sqlite_file import connect, integrity
 
 KEEP = 10
 _STAMP = "%Y%m%dT%H%M%S"

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, Self
 from urllib.parse import unquote
 
 from scorekeeper.store.faults import StoreError
@@ -64,6 +64,12 @@ class Database(ABC):
 
     @abstractmethod
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     @abstractmethod
     def _version(self, tx: Tx, component: str) -> int:
@@ -134,16 +140,3 @@ def scrub(message: str, target: str | Path) -> str:
     for secret in sorted(secrets_in(target), key=len, reverse=True):
         message = message.replace(secret, "***")
     return message
-
-
-def open_database(target: str | Path, *, backups: Path | None = None) -> Database:
-    """"postgresql://" / "postgres://" → PostgreSQL (psycopg 3 with its pool), else an
-    SQLite file path (taking its lock file; `backups` is where the fix for a damaged file
-    looks for one)."""
-    if is_url(target):
-        from scorekeeper.store.postgres import PostgresDatabase
-
-        return PostgresDatabase(str(target).strip())
-    from scorekeeper.store.sqlite import SqliteDatabase
-
-    return SqliteDatabase(Path(target), backups=backups)

@@ -19,13 +19,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from scorekeeper.rules import Game, RulesError
 from scorekeeper.rules.names import safe_json
 from scorekeeper.store.backup import KEEP, backup_dir, list_backups, make_backup
-from scorekeeper.store.database import Database, Tx, is_url, open_database
-from scorekeeper.store.db import MIGRATIONS
+from scorekeeper.store.database import Database, Tx, is_url
 from scorekeeper.store.faults import (
     HINTS,
     REASONS,
@@ -35,6 +34,7 @@ from scorekeeper.store.faults import (
     classify,
     explain,
 )
+from scorekeeper.store.opener import open_database
 from scorekeeper.store.requests import (
     NEW_GAME,
     Answer,
@@ -45,6 +45,7 @@ from scorekeeper.store.requests import (
     remember,
     seen,
 )
+from scorekeeper.store.schema import MIGRATIONS
 from scorekeeper.store.sqlite import SqliteDatabase
 
 log = logging.getLogger("scorekeeper.store")
@@ -126,7 +127,8 @@ class GameStore:
     caller closes). On SQLite, opening takes the file's lock (a second store or server on
     it is refused with StoreLocked) and checks the file (StoreDamaged, in words, with the
     restore command); backups are taken when a game ends and at least daily. On PostgreSQL
-    several stores may share the database; backups are pg_dump's (`backup`).
+    several stores may share the database; backups are pg_dump's (`backup`). `with
+    GameStore(target) as store:` closes it at the end.
     """
 
     def __init__(self, target: Path | str | Database, *, backups: Path | None = None,
@@ -190,6 +192,12 @@ class GameStore:
         with self._lock:
             if self._owned:
                 self.database.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     def ping(self) -> bool:
         """Whether the database answers a query (for the health check)."""

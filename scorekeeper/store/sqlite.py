@@ -18,9 +18,9 @@ from typing import Any
 
 from scorekeeper.store.backup import open_checked
 from scorekeeper.store.database import Database, Dialect, Tx
-from scorekeeper.store.db import integrity
 from scorekeeper.store.faults import StoreError
 from scorekeeper.store.lock import DbLock
+from scorekeeper.store.sqlite_file import integrity
 
 log = logging.getLogger("scorekeeper.store")
 # The games schema predates components: its version stays in the file's user_version, so

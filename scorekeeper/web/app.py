@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -111,15 +111,17 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        camera.start()
-        if forwarder is not None:
-            forwarder.start()
-        yield
-        if forwarder is not None:
-            await run_in_threadpool(forwarder.stop)
-        adapter.close()
-        camera.close()
-        store.close()
+        """Start what runs beside the server; on the way out each part is closed, the
+        last started first, even when closing another fails."""
+        async with AsyncExitStack() as parts:
+            parts.enter_context(store)
+            parts.callback(camera.close)
+            parts.callback(adapter.close)
+            camera.start()
+            if forwarder is not None:
+                forwarder.start()
+                parts.push_async_callback(run_in_threadpool, forwarder.stop)
+            yield
 
     app = _App(title="scorekeeper", version=_version(), docs_url=None, redoc_url=None,
                openapi_url=None, lifespan=lifespan)
