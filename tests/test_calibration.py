@@ -23,11 +23,11 @@ from scorekeeper.calibration import (
     mat_layout,
     synth,
 )
-from scorekeeper.calibration.cli import add_parser
 from scorekeeper.calibration.detect import detect_markers
 from scorekeeper.calibration.layout import Layout, MatSize
 from scorekeeper.calibration.mat import write_mat
 from scorekeeper.camera import SAMPLES
+from scorekeeper.cli.calibrate import add_parser
 
 FRAME = (1280, 960)
 DPI = 100  # enough for a 1280-px view; keeps the test quick

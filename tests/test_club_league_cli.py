@@ -1,4 +1,4 @@
-"""`scorekeeper club standings | players | seasons` (scorekeeper/club/league_cli.py): the
+"""`scorekeeper club standings | players | seasons` (scorekeeper/cli/league.py): the
 league from the terminal, and the standings exported as CSV."""
 
 from __future__ import annotations

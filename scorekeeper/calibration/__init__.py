@@ -5,7 +5,7 @@
     cal.zone_of((x, y))        # "melds" | "hand" | None, or ("seat 2", "melds") for tables
     cal.to_mat_mm((x, y)); cal.rectify(frame)
 
-Names are imported on first use, so `scorekeeper.calibration.cli` (which the command line
+Names are imported on first use, so `scorekeeper.cli.calibrate` (which the command line
 loads for every command to build its parser) does not pull in OpenCV.
 """
 

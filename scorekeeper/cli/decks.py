@@ -1,6 +1,6 @@
 """`scorekeeper deck list | remove | add | adapt | layout | enrol`.
 
-The dispatch (settings, and the training import `adapt` needs) stays in scorekeeper/cli.py,
+The dispatch (settings, and the training import `adapt` needs) stays in scorekeeper/cli/__init__.py,
 the one module allowed to reach training; everything else is here.
 """
 
@@ -99,7 +99,7 @@ def cmd_add(data_dir: Path, models: Path, name: str, labels: Path, out: TextIO) 
 
 
 def run(args: argparse.Namespace, data_dir: Path, models: Path, out: TextIO) -> int:
-    """Every action but `adapt` (scorekeeper/cli.py runs that one)."""
+    """Every action but `adapt` (scorekeeper/cli/__init__.py runs that one)."""
     if args.action == "list":
         return cmd_list(data_dir, out)
     if args.action == "remove":

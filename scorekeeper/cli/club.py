@@ -4,7 +4,7 @@
 SQLite file or a postgresql:// URL, else the configured one), so they run beside a club
 server on PostgreSQL; an SQLite file is held by its server, which says so. `leave` runs on
 a table instead, its server stopped. The league's actions (standings, players, seasons)
-are added by club/league_cli.py.
+are added by cli/league.py.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from scorekeeper.store.faults import StoreError
 if TYPE_CHECKING:
     from scorekeeper.club import presence as presence_module
 
-EXIT_BAD_INPUT = 2
+from scorekeeper.cli.common import EXIT_BAD_INPUT, settings_for
+
 Actions: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -34,9 +35,8 @@ def _tables(args: argparse.Namespace) -> Iterator[Tables]:
 
     target: str | Path | None = args.db
     if target is None:
-        from scorekeeper.cli import _settings
 
-        target = _settings(args).db_target
+        target = settings_for(args).db_target
     db = open_database(target)
     try:
         yield Tables(db)
@@ -48,10 +48,9 @@ def club_url(args: argparse.Namespace) -> str:
     """`--url`, else this machine's address on the club's network and the server's port."""
     if args.url:
         return str(args.url).rstrip("/")
-    from scorekeeper.cli import _settings
     from scorekeeper.web.server import base_url
 
-    settings = _settings(args)
+    settings = settings_for(args)
     return base_url(settings.host, settings.port).rstrip("/")
 
 
@@ -117,13 +116,12 @@ def _runner(action: Action, what: str) -> Callable[[argparse.Namespace], int]:
 def _leave(args: argparse.Namespace) -> int:
     """`club leave`, on a table: it forgets its club, so that it can join another (or none)
     without sending the new club the games it played for the old one."""
-    from scorekeeper.cli import _settings
     from scorekeeper.club.forwarder import shown_url
     from scorekeeper.club.outbox import Outbox
     from scorekeeper.club.roster import forget
     from scorekeeper.store import GameStore
 
-    settings = _settings(args)
+    settings = settings_for(args)
     target = args.db if args.db is not None else settings.db_target
     try:
         store = GameStore(target, backups=None if args.db else settings.backups_path)
@@ -234,9 +232,9 @@ def add_parser(sub: Actions) -> Actions:
     _add_config(leave)
     leave.set_defaults(func=_leave)
 
-    # the league's actions (standings, players, seasons), from club/league_cli.py
-    if importlib.util.find_spec("scorekeeper.club.league_cli") is not None:
-        from scorekeeper.club.league_cli import add_league_actions
+    # the league's actions (standings, players, seasons), from cli/league.py
+    if importlib.util.find_spec("scorekeeper.cli.league") is not None:
+        from scorekeeper.cli.league import add_league_actions
 
         add_league_actions(actions)
     return actions

@@ -15,13 +15,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
+from scorekeeper.cli.common import EXIT_BAD_INPUT, settings_for
 from scorekeeper.club import league_board
 from scorekeeper.club.league import League, LeagueError, UnknownSeason, new_season
 from scorekeeper.club.standings import ALL, DEFAULT_RANKING, RANKINGS, Table, csv_rows
 from scorekeeper.store import GameStore
 from scorekeeper.store.faults import StoreError
 
-EXIT_BAD_INPUT = 2
 Action = Callable[[argparse.Namespace, GameStore, League, TextIO], int]
 
 
@@ -30,9 +30,8 @@ def _opened(args: argparse.Namespace) -> Iterator[tuple[GameStore, League]]:
     if args.db is not None:
         store = GameStore(args.db)
     else:
-        from scorekeeper.cli import _settings
 
-        settings = _settings(args)
+        settings = settings_for(args)
         store = GameStore(settings.db_target, backups=settings.backups_path)
     try:
         yield store, League(store.database)

@@ -1,4 +1,8 @@
-"""`scorekeeper` command line. Heavy stages (web, vision) are imported only by their command."""
+"""`scorekeeper` command line. Heavy stages (web, vision) are imported only by their command.
+
+Each stage's commands live in this package beside it (calibrate.py, decks.py, club.py,
+league.py), every one taking its settings from config.py through `common.settings_for`.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,8 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from scorekeeper.decks.profile import DeckProfile
-    from scorekeeper.settings import Settings
 
-EXIT_BAD_INPUT = 2
+from scorekeeper.cli.common import EXIT_BAD_INPUT, add_config, add_models, settings_for
 
 
 def _score(source: TextIO, out: TextIO, err: TextIO) -> int:
@@ -49,21 +52,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
 
 
-def _settings(args: argparse.Namespace, **overrides: object) -> Settings:
-    """The settings `serve` would use (config file, environment), so that every command
-    finds the same database and model folder as the installed server."""
-    from scorekeeper.config import ConfigError, find_config, load_settings
-
-    try:
-        return load_settings(find_config(getattr(args, "config", None)), **overrides)
-    except ConfigError as exc:
-        sys.stderr.write(f"scorekeeper: {exc}\n")
-        raise SystemExit(EXIT_BAD_INPUT) from None
-
-
 def _models(args: argparse.Namespace) -> Path:
     """`--models`, else the configured model folder (`[model] dir`, SCOREKEEPER_MODEL_DIR)."""
-    return Path(args.models) if args.models is not None else _settings(args).model_dir
+    return Path(args.models) if args.models is not None else settings_for(args).model_dir
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -92,7 +83,7 @@ def _deck(args: argparse.Namespace) -> DeckProfile | None:
     reads (as a scan would)."""
     from scorekeeper.decks.profile import deck_for_reading
 
-    profile, warning = deck_for_reading(_settings(args).data_dir, args.deck)
+    profile, warning = deck_for_reading(settings_for(args).data_dir, args.deck)
     if warning:
         sys.stderr.write(f"warning: {warning}\n")
     return profile
@@ -135,11 +126,11 @@ def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:
 
 
 def _cmd_deck(args: argparse.Namespace) -> int:
-    from scorekeeper.decks import cli as deck_cli
+    from scorekeeper.cli import decks as deck_cli
     from scorekeeper.decks.profile import DeckError
     from scorekeeper.vision.reader import VisionError
 
-    settings = _settings(args)
+    settings = settings_for(args)
     data_dir, models = settings.data_dir, _models(args)
     try:
         if args.action == "adapt":
@@ -153,7 +144,7 @@ def _cmd_deck(args: argparse.Namespace) -> int:
 def _cmd_db(args: argparse.Namespace) -> int:
     from scorekeeper.store import admin
 
-    settings = _settings(args, db=args.db)
+    settings = settings_for(args, db=args.db)
     db = settings.db_target
     if args.action == "backup":
         return admin.backup(db, args.to, sys.stdout, sys.stderr, folder=settings.backups_path)
@@ -165,19 +156,7 @@ def _cmd_db(args: argparse.Namespace) -> int:
 def _cmd_admin_link(args: argparse.Namespace) -> int:
     from scorekeeper.web.server import show_admin_link
 
-    return show_admin_link(_settings(args), sys.stdout, sys.stderr)
-
-
-def _add_config(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, default=None,
-                        help="TOML config (default: $SCOREKEEPER_CONFIG, "
-                             "else /etc/scorekeeper/config.toml if present)")
-
-
-def _add_models(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--models", type=Path, default=None,
-                        help="model folder (default: the config's [model] dir, else models/)")
-    _add_config(parser)
+    return show_admin_link(settings_for(args), sys.stdout, sys.stderr)
 
 
 def _add_deck(parser: argparse.ArgumentParser) -> None:
@@ -199,7 +178,7 @@ def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for action in (backup, restore, actions.choices["check"]):
         action.add_argument("--db", default=None, help="SQLite file or PostgreSQL URL "
                                                         "(default: the configured one)")
-        _add_config(action)
+        add_config(action)
     db.set_defaults(func=_cmd_db)
 
 
@@ -225,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "(or SCOREKEEPER_CLUB_TOKEN, or the config's [club] token_file)")
     serve.add_argument("--club-server", action="store_true", default=None,
                        help="be the club server: take the tables' games (`club serve`)")
-    _add_config(serve)
+    add_config(serve)
     serve.set_defaults(func=_cmd_serve)
 
     bench = sub.add_parser("bench", help="print speed figures")
@@ -235,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--runtimes", nargs="+", default=["onnx", "ncnn", "torch"],
                        help="vision: runtimes to time")
     bench.add_argument("--repeats", type=int, default=5, help="vision: frames per case")
-    _add_models(bench)
+    add_models(bench)
     bench.set_defaults(func=_cmd_bench)
 
     read = sub.add_parser("read", help="read the cards in images")
@@ -245,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="write the image(s) with boxes and labels (a file, or a folder)")
     read.add_argument("--runtime", choices=["onnx", "ncnn", "torch"], default=None)
     _add_deck(read)
-    _add_models(read)
+    add_models(read)
     read.set_defaults(func=_cmd_read)
 
     ev = sub.add_parser("eval", help="accuracy on the held-out deck and real photographs")
@@ -264,22 +243,22 @@ def build_parser() -> argparse.ArgumentParser:
                     help="only the fan benchmark: recall and false cards by how much of each "
                          "index is covered (scenes: `python -m scorekeeper.training.synth fans`)")
     _add_deck(ev)
-    _add_models(ev)
+    add_models(ev)
     ev.set_defaults(func=_cmd_eval)
 
     _add_db(sub)
-    from scorekeeper.decks.cli import add_parser as add_deck
+    from scorekeeper.cli.decks import add_parser as add_deck
 
-    add_deck(sub, _cmd_deck, _add_models)
+    add_deck(sub, _cmd_deck, add_models)
     link = sub.add_parser("admin-link", help="print the admin link the server made "
                                              "(needs read access to the data folder)")
-    _add_config(link)
+    add_config(link)
     link.set_defaults(func=_cmd_admin_link)
 
-    from scorekeeper.calibration.cli import add_parser as add_calibrate
+    from scorekeeper.cli.calibrate import add_parser as add_calibrate
 
     add_calibrate(sub)
-    from scorekeeper.club.cli import add_parser as add_club
+    from scorekeeper.cli.club import add_parser as add_club
 
     add_club(sub)
     return parser

@@ -1,6 +1,6 @@
 """`scorekeeper calibrate …`: print the mat, measure it, save the calibration.
 
-The lead wires this in with `add_parser(subparsers)`; each command returns an exit code
+The command line adds it with `add_parser(subparsers)`; each command returns an exit code
 (0 done, 1 no usable mat or camera, 2 bad input) and prints what a person must do next.
 """
 
@@ -17,7 +17,9 @@ if TYPE_CHECKING:  # the heavy modules load only when a command runs
     from scorekeeper.calibration.calibration import Calibration
     from scorekeeper.calibration.layout import Layout
 
-EXIT_FAILED, EXIT_BAD_INPUT = 1, 2
+from scorekeeper.cli.common import EXIT_BAD_INPUT
+
+EXIT_FAILED = 1
 ASSETS = Path("calibration")
 MatSize = Literal["A4", "A3"]  # as layout.MatSize and MAT_SIZES, repeated to keep the parser light
 MAT_SIZES: tuple[MatSize, ...] = ("A4", "A3")
