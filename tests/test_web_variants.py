@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from scorekeeper.rules import chicago, rummy, rummy500
+from scorekeeper.rules import Game, chicago, rummy, rummy500
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.scoring import deck_for, player_limits
@@ -99,3 +99,28 @@ def test_the_js_unit_tests_read_what_the_server_serves(body: dict[str, Any]) -> 
         "> tests/js/variants.json"
     )
     assert variants().model_dump(mode="json") == body
+
+
+NO_ENDER = {  # a hand in which nobody is marked as ending it
+    "chicago": [{"name": "A", "hand": ["KC", "QD", "JS", "9H", "8H", "7C", "6D"]},
+                {"name": "B", "hand": ["AH", "2H", "3H", "4C", "4D", "4S", "5C"]}],
+    "rummy": [{"name": "A", "hand": ["5H"]}, {"name": "B", "hand": ["KC"]}],
+    "rummy10": [{"name": "A", "hand": ["5H"]}, {"name": "B", "hand": ["KC"]}],
+    "rummy500": [{"name": "A", "melds": [["5H", "6H", "7H"]], "hand": ["2C"]},
+                 {"name": "B", "hand": ["KC"]}],
+}
+
+
+@pytest.mark.parametrize("name", sorted(NO_ENDER))
+def test_the_served_hand_end_is_what_the_rules_do(body: dict[str, Any], name: str) -> None:
+    """`end.required` is served because the rules refuse a hand that names nobody ending it;
+    every served mark is a flag a player's hand carries."""
+    served = next(v for v in body["variants"] if v["id"] == name)["end"]
+    game = Game(name, ["A", "B"])
+    if served["required"]:
+        with pytest.raises(RulesError):
+            game.preview(NO_ENDER[name])
+    else:
+        game.preview(NO_ENDER[name])
+    assert set(served["marks"]) <= {"knocked", "went_out", "rummy"}
+    assert set(served["typed"]) <= {"melded", "held"} and served["typed"]

@@ -53,6 +53,29 @@ class Knock:
     check: Callable[[list[Card], int, Any], dict[str, Any]]  # cards, total, settings → verdict
 
 
+Mark = Literal["knocked", "went_out", "rummy"]  # a player's end-of-hand flags
+Reads = Literal["hand", "leftovers", "melds"]
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    """How a hand ends and what is entered for each player at its end (what the page asks).
+
+    `marks`: the flags a player may carry, the way the hand ended first; `rummy_goes_out`:
+    rummy marks going out in one go (Rummy: it doubles), else it is its own way to end the
+    hand (Chicago); `required`: a hand must name who ended it. `reads`: a player's whole
+    hand (its minimal deadwood scores), only the cards left in losers' hands, or the melds
+    in front of each player and the cards held. `typed`: the points a player may type
+    instead of cards.
+    """
+
+    marks: tuple[Mark, ...] = ()
+    rummy_goes_out: bool = False
+    required: bool = False
+    reads: Reads = "hand"
+    typed: tuple[Literal["melded", "held"], ...] = ("held",)
+
+
 @dataclass(frozen=True)
 class SettingSchema:
     """A setting's type and the values it allows, as its settings class validates them."""
@@ -85,6 +108,9 @@ class Variant(Generic[S]):
     low_ace: Callable[[S], int] | None = None  # an ace's points inside A-2-3, if different
     deck_keys: tuple[str, ...] = ()  # the settings the decks depend on
     points_keys: tuple[str, ...] = ()  # the settings card points depend on
+    end: HandEnd = field(default_factory=HandEnd)
+    goal_key: str | None = None  # the setting holding the total that ends the game
+    hand_limit_key: str | None = None  # the setting holding a number of hands, if set
 
     @property
     def shows_whole_hand(self) -> bool:
@@ -165,24 +191,32 @@ CHICAGO: Variant[ChicagoSettings] = Variant(
     points=lambda card, s: pip_value(card),
     players=(chicago.MIN_PLAYERS, chicago.MAX_PLAYERS),
     hand=HandShape(cards=chicago.SEVEN, ender=chicago.SEVEN + 1),
-    knock=Knock(limit=chicago.knock_limit, check=chicago.knock_check), low_wins=True)
+    knock=Knock(limit=chicago.knock_limit, check=chicago.knock_check), low_wins=True,
+    end=HandEnd(marks=("knocked", "rummy"), required=True, reads="hand"),
+    goal_key="elimination_total")
 RUMMY: Variant[RummySettings] = Variant(
     name="rummy", label=rummy.LABELS["rummy"], settings=RummySettings, score=_rummy_score,
     deck=lambda s: rummy.DECK, meld_rules=rummy.meld_rules, points=rummy.card_points,
     players=(rummy.MIN_PLAYERS, rummy.MAX_PLAYERS["rummy"]), hand=HandShape(dealt=_dealt("rummy")),
-    target=lambda s: s.target, hand_limit=lambda s: s.hand_limit, points_keys=("ace",))
+    target=lambda s: s.target, hand_limit=lambda s: s.hand_limit, points_keys=("ace",),
+    end=HandEnd(marks=("went_out", "rummy"), rummy_goes_out=True, required=True,
+                reads="leftovers"),
+    goal_key="target", hand_limit_key="hands")
 RUMMY10: Variant[Rummy10Settings] = Variant(
     name="rummy10", label=rummy.LABELS["rummy10"], settings=Rummy10Settings,
     score=_rummy_score, deck=lambda s: rummy.DECK, meld_rules=rummy.meld_rules,
     points=rummy.card_points, players=(rummy.MIN_PLAYERS, rummy.MAX_PLAYERS["rummy10"]),
-    hand=HandShape(dealt=_dealt("rummy10")), target=lambda s: s.target)
+    hand=HandShape(dealt=_dealt("rummy10")), target=lambda s: s.target,
+    end=HandEnd(marks=("went_out", "rummy"), rummy_goes_out=True, reads="leftovers"),
+    goal_key="target")
 RUMMY500: Variant[Rummy500Settings] = Variant(
     name="rummy500", label=rummy500.LABEL, settings=Rummy500Settings, score=_rummy500_score,
     deck=rummy500.deck, meld_rules=rummy500.meld_rules,
     points=rummy500.card_points,
     players=(rummy500.MIN_PLAYERS, rummy500.MAX_PLAYERS), target=lambda s: s.target,
     low_ace=lambda s: rummy500.card_points(Card(ACE, "S"), s, low_ace=True),
-    deck_keys=("decks", "jokers"), points_keys=("scoring",))
+    deck_keys=("decks", "jokers"), points_keys=("scoring",),
+    end=HandEnd(reads="melds", typed=("melded", "held")), goal_key="target")
 
 # In the order the page lists them.
 VARIANTS: Registry[Variant[Any]] = Registry("variant", [CHICAGO, RUMMY, RUMMY10, RUMMY500],
@@ -210,5 +244,5 @@ def parse_settings(name: object, raw: object, *, lenient: bool = False) -> Varia
     return settings
 
 
-__all__ = ["VARIANTS", "HandShape", "Knock", "SettingSchema", "Variant", "parse_settings",
-           "variant", "variant_for"]
+__all__ = ["VARIANTS", "HandEnd", "HandShape", "Knock", "SettingSchema", "Variant",
+           "parse_settings", "variant", "variant_for"]

@@ -8,12 +8,13 @@ record's own functions for every figure, so the page shows what the server score
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from scorekeeper.rules.cards import JOKER, RANKS, Card
 from scorekeeper.rules.variants import VARIANTS, HandShape, Knock
@@ -46,6 +47,14 @@ class Variant(BaseModel):
     card_values: list[Rule]  # points per rank ("A".."K", "JK")
     hand_size: dict[str, Any]
     knock: dict[str, int] | None = None
+    low_wins: bool = Field(description="the lowest total leads (a penalty game)")
+    end: dict[str, Any] = Field(description="how a hand ends and what is entered for each "
+                                            "player: marks, rummy_goes_out, required, reads, "
+                                            "typed (rules/variants.py HandEnd)")
+    goal_key: str | None = Field(description="the setting holding the total that ends the "
+                                             "game")
+    hand_limit_key: str | None = Field(description="the setting holding a number of hands "
+                                                   "that ends the game instead, when set")
 
 
 class Variants(BaseModel):
@@ -114,7 +123,9 @@ def _variant(rules: Rules[Any]) -> Variant:
     return Variant(id=rules.name, name=rules.label, min_players=fewest, max_players=most,
                    settings=settings, deck=deck, card_values=_card_values(rules, jokers),
                    hand_size=_hand_size(rules.hand, rules.players),
-                   knock=None if rules.knock is None else _knock(rules.knock))
+                   knock=None if rules.knock is None else _knock(rules.knock),
+                   low_wins=rules.low_wins, end=dataclasses.asdict(rules.end),
+                   goal_key=rules.goal_key, hand_limit_key=rules.hand_limit_key)
 
 
 @cache

@@ -13,7 +13,7 @@ import { THEMES, savedTheme, setTheme } from './theme.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
 import {
-  VARIANTS, VARIANT_ORDER, variantLabel, defaultSettings, setVariants,
+  VARIANTS, VARIANT_ORDER, variantLabel, defaultSettings, handMarks, scoresDeadwood, setVariants,
 } from './variants.js';
 
 const state = {
@@ -219,11 +219,12 @@ function lastPoints(g, name) {
 function playerSub(g, p) {
   const bits = [];
   if (p.eliminated) return [h('span', { class: 'tag tag-elim' }, t('board.out'))];
-  if (g.variant === 'chicago' && p.knock_limit != null) {
+  const knocks = !!VARIANTS[g.variant]?.knock;
+  if (knocks && p.knock_limit != null) {
     bits.push(h('span', { class: 'sub-item', testid: 'knock-limit' },
       p.knock_limit > 0 ? t('board.knockLimit', { n: num(p.knock_limit) }) : t('board.noKnock')));
   }
-  if (g.variant !== 'chicago' && p.to_target != null) {
+  if (!knocks && p.to_target != null) {
     bits.push(h('span', { class: 'sub-item', testid: 'to-target' },
       p.to_target > 0 ? t('board.needs', { n: num(p.to_target) }) : t('board.targetReached')));
   }
@@ -295,23 +296,15 @@ function renderGameOver(g) {
   );
 }
 
-/** History markers per variant: [input flag, letter, words]; the legend lists the same. */
-const HAND_MARKS = {
-  chicago: [['rummy', 'rummy', 'rummy'], ['knocked', 'knocked', 'knocked']],
-  rummy: [['rummy', 'rummy', 'rummyOut'], ['went_out', 'wentOut', 'wentOut']],
-  rummy10: [['rummy', 'rummy', 'rummyOut'], ['went_out', 'wentOut', 'wentOut']],
-  rummy500: [],
-};
-
 function handMarker(variant, input) {
   if (!input) return null;
-  const hit = (HAND_MARKS[variant] || []).find(([flag]) => input[flag]);
+  const hit = handMarks(variant).find(([flag]) => input[flag]);
   return hit ? { letter: t(`mark.letter.${hit[1]}`), words: t(`mark.${hit[2]}`) } : null;
 }
 
 /** The legend lists the marks this game can show, and P once a hand was typed as points. */
 function historyLegend(variant, hands) {
-  const marks = (HAND_MARKS[variant] || []).map(([, letter, words]) => `${t(`mark.letter.${letter}`)} ${t(`mark.${words}`)}`);
+  const marks = handMarks(variant).map(([, letter, words]) => `${t(`mark.letter.${letter}`)} ${t(`mark.${words}`)}`);
   const typed = hands.some((hand) => (hand.result?.players || []).some((r) => r.typed));
   if (typed) marks.push(`${t('mark.letter.typed')} ${t('mark.typed')}`);
   return [...marks, t('history.tap')].join(' · ');
@@ -370,9 +363,9 @@ function renderHistory(g) {
   );
 }
 
-/** Chicago, still in play: every phone may ask "may I knock?" before knocking. */
+/** A knocking variant, still in play: every phone may ask "may I knock?" before knocking. */
 function canAskKnock(g) {
-  return !!g && g.variant === 'chicago' && !g.game_over;
+  return !!g && !!VARIANTS[g.variant]?.knock && !g.game_over;
 }
 
 function renderActions() {
@@ -447,9 +440,10 @@ function renderHandInfo() {
       lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, t('info.melds')),
         h('span', { class: 'hi-melds' }, melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || [])))));
     }
-    const left = g.variant === 'chicago' ? r.unmelded || inp.hand : inp.hand;
+    const deadwood = scoresDeadwood(g.variant);
+    const left = deadwood ? r.unmelded || inp.hand : inp.hand;
     if (left?.length) {
-      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, g.variant === 'chicago' ? t('info.deadwood') : t('info.inHand')), chipRow(left.map(cardCode))));
+      lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, deadwood ? t('info.deadwood') : t('info.inHand')), chipRow(left.map(cardCode))));
     }
     if (r.dropped) {
       lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, t('info.notCounted')), chipRow([r.dropped])));

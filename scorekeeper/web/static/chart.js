@@ -1,7 +1,7 @@
 // Line chart of every player's total after each hand, drawn as inline SVG.
 import { t } from './i18n.js';
 import { h, s, num } from './util.js';
-import { defaultSettings } from './variants.js';
+import { VARIANTS, goalOf } from './variants.js';
 
 const LINE_GAP = 3; // px between lines that share a total
 
@@ -45,14 +45,9 @@ function niceStep(range, target) {
 }
 
 function referenceLine(game) {
-  const st = game.settings || {};
-  if (game.variant === 'chicago') {
-    const out = st.elimination_total ?? defaultSettings('chicago').elimination_total;
-    return { value: Number(out), label: t('chart.out') };
-  }
-  if (game.variant === 'rummy' && st.hands) return null;
-  const target = Number(st.target ?? defaultSettings(game.variant).target);
-  return Number.isFinite(target) ? { value: target, label: t('chart.target') } : null;
+  const value = goalOf(game.variant, game.settings || {});
+  if (value == null) return null;
+  return { value, label: VARIANTS[game.variant]?.lowIsGood ? t('chart.out') : t('chart.target') };
 }
 
 const W = 360;

@@ -11,29 +11,15 @@ import {
   agoText, clearDraft, draftKey, loadDraft, pruneDrafts, saveDraft,
 } from './drafts.js';
 import {
-  POINT_FIELDS, missingEnder, missingPoints, playerWords,
+  missingEnder, missingPoints, playerWords,
 } from './messages.js';
 import { t } from './i18n.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
-import { VARIANTS, variantLabel } from './variants.js';
-
-/** Which end-of-hand toggles each variant shows. */
-const TOGGLES = {
-  chicago: [
-    ['knocked', 'entry.knocked'],
-    ['rummy', 'entry.rummy'],
-  ],
-  rummy: [
-    ['went_out', 'entry.wentOut'],
-    ['rummy', 'entry.rummyDouble'],
-  ],
-  rummy10: [
-    ['went_out', 'entry.wentOut'],
-    ['rummy', 'entry.rummyDouble'],
-  ],
-  rummy500: [],
-};
+import {
+  VARIANTS, endToggles as togglesOf, entersMelds, handEnd, pressMark, scoresDeadwood, typedFields,
+  variantLabel,
+} from './variants.js';
 
 let st = null; // the open form's state
 
@@ -70,7 +56,7 @@ function fromInput(p) {
 /** A player entered as points: the flags and the numbers typed, no cards. */
 function typedBody(p) {
   const out = { name: p.name, knocked: p.knocked, went_out: p.went_out, rummy: p.rummy };
-  for (const [key] of POINT_FIELDS[st.variant] || []) {
+  for (const [key] of typedFields(st.variant)) {
     const text = String(p[key]).trim();
     if (text !== '') out[key] = Number(text);
   }
@@ -197,31 +183,7 @@ function removeCard(zone, code) {
 }
 
 function toggle(key) {
-  const p = st.players[st.active];
-  const on = !p[key];
-  if (st.variant === 'chicago') {
-    // Exactly one player ends the hand: by knocking or by going rummy.
-    for (const q of st.players) {
-      q.knocked = false;
-      q.rummy = false;
-    }
-    p[key] = on;
-  } else if (key === 'went_out') {
-    for (const q of st.players) {
-      q.went_out = false;
-      q.rummy = false;
-    }
-    p.went_out = on;
-  } else if (key === 'rummy') {
-    for (const q of st.players) {
-      if (q !== p) {
-        q.went_out = false;
-        q.rummy = false;
-      }
-    }
-    p.rummy = on;
-    if (on) p.went_out = true;
-  }
+  pressMark(st.variant, st.players, st.active, key);
   changed();
 }
 
@@ -428,7 +390,7 @@ function takeScan(i, { hand, melds, learn = null }, { knocker = false } = {}) {
   const p = st.players[i];
   p.hand = [...hand];
   p.learn = learn; // sent once the hand is saved: the deck learns only from saved hands
-  if (st.variant === 'rummy500') p.melds = melds.map((m) => [...m]);
+  if (entersMelds(st.variant)) p.melds = melds.map((m) => [...m]);
   if (knocker) markKnocker(i);
   st.active = i;
   st.zone = 'hand';
@@ -517,7 +479,7 @@ function scanBar(p) {
         onclick: () => openCamera({ player: p.name, onScan: () => runScan(i) }),
       }, icon('aim'), t('entry.aim')),
       file),
-    st.variant === 'chicago'
+    VARIANTS[st.variant]?.knock
       ? h('button', { type: 'button', class: 'btn btn-knock', testid: `knock-check-${i}`, disabled: !!busy, onclick: () => knockCheck(i) },
         t('entry.knock'), h('span', { class: 'btn-knock-sub' }, t('entry.knockSub')))
       : null,
@@ -620,7 +582,7 @@ function zoneBox({ zone, title, hint, cards, removable, warn, extra, onRemove })
 }
 
 function endToggles(p) {
-  return (TOGGLES[st.variant] || []).map(([key, label]) => h(
+  return togglesOf(st.variant).map(([key, label]) => h(
     'button',
     {
       type: 'button',
@@ -671,7 +633,7 @@ function meldZones(m, i) {
   return zones;
 }
 
-function rummy500Zones(p) {
+function meldsAndHandZones(p) {
   return [
     zoneBox({ zone: 'hand', title: t('entry.leftInHand'), hint: t('entry.countsMinus'), cards: p.hand }),
     ...p.melds.flatMap((m, i) => meldZones(m, i)),
@@ -688,16 +650,17 @@ function rummy500Zones(p) {
   ];
 }
 
-/** Chicago, Rummy, Rummy 10-card: the cards in the hand, with how many are expected. */
+/** The cards in the hand, with how many are expected where every player shows a set
+ * number (Chicago's 7, 8 for the one who ends the hand). */
 function handZone(p) {
-  const size = VARIANTS.chicago?.handSize || {};
+  const size = VARIANTS[st.variant]?.handSize || {};
   const n = p.hand.length;
-  const ends = p.knocked || p.rummy;
+  const ends = handEnd(st.variant).marks.some((flag) => p[flag]);
   let hint = t('entry.cardsLeft');
-  const want = ends ? t('entry.or', { a: size.cards, b: size.ender }) : size.cards;
-  if (st.variant === 'chicago') hint = t('entry.ofCards', { n, want });
+  const want = ends && size.ender ? t('entry.or', { a: size.cards, b: size.ender }) : size.cards;
+  if (size.cards) hint = t('entry.ofCards', { n, want });
   else if (p.went_out) hint = t('entry.wentOutNoCards');
-  const warn = st.variant === 'chicago' && n > 0 && !(n === size.cards || (n === size.ender && ends));
+  const warn = !!size.cards && n > 0 && !(n === size.cards || (n === size.ender && ends));
   return zoneBox({ zone: 'hand', title: t('entry.cardsTitle'), hint, cards: p.hand, warn });
 }
 
@@ -721,11 +684,11 @@ function modeSwitch(p) {
 
 /** Points typed instead of cards: a number field per field the variant scores. */
 function pointsZone(p) {
-  if (p.went_out && st.variant !== 'rummy500') {
+  if (p.went_out && !entersMelds(st.variant)) {
     return h('p', { class: 'zone-empty', testid: 'points-none' }, t('entry.wentOutNoPoints'));
   }
   return h('div', { class: 'points-fields', testid: 'points-zone' },
-    (POINT_FIELDS[st.variant] || []).map(([key, label]) => {
+    typedFields(st.variant).map(([key, label]) => {
       const id = `points-${key}-${st.active}`;
       return h('div', { class: 'points-field' },
         h('label', { for: id }, t(label)),
@@ -754,7 +717,7 @@ function renderPlayer() {
   const p = st.players[st.active];
   const toggles = endToggles(p);
   let zones = [pointsZone(p)];
-  if (!p.typed) zones = st.variant === 'rummy500' ? rummy500Zones(p) : [handZone(p)];
+  if (!p.typed) zones = entersMelds(st.variant) ? meldsAndHandZones(p) : [handZone(p)];
   fill(st.els.player,
     h('div', { class: 'entry-player-head' },
       h('h3', { testid: 'entry-player-name' }, p.name),
@@ -804,7 +767,7 @@ function previewRow(r, p, i, editing) {
     detail.push(h('span', { class: 'pv-melds' },
       row.melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || []))));
   }
-  if (Array.isArray(row.unmelded) && row.unmelded.length && st.variant === 'chicago') {
+  if (Array.isArray(row.unmelded) && row.unmelded.length && scoresDeadwood(st.variant)) {
     detail.push(h('span', { class: 'pv-dead' }, t('entry.left'), chipRow(row.unmelded)));
   }
   return h(
@@ -812,7 +775,7 @@ function previewRow(r, p, i, editing) {
     { testid: `preview-row-${i}`, class: row.eliminated ? 'out' : '' },
     h('td', { class: 'pv-name' }, h('div', {}, p.name, row.eliminated ? h('span', { class: 'tag tag-elim' }, t('entry.out')) : null),
       detail.length ? h('div', { class: 'pv-detail' }, detail) : null),
-    st.variant === 'chicago' ? h('td', { class: 'num' }, num(row.deadwood)) : null,
+    scoresDeadwood(st.variant) ? h('td', { class: 'num' }, num(row.deadwood)) : null,
     h('td', { class: 'num pv-points', testid: `preview-points-${i}` }, signed(row.points)),
     editing ? null : h('td', { class: 'num pv-total', testid: `preview-total-${i}` }, num(row.total)),
   );
@@ -849,7 +812,7 @@ function renderPreview() {
   parts.push(h('table', { class: 'pv-table' },
     h('thead', {}, h('tr', {},
       h('th', {}, t('entry.player')),
-      st.variant === 'chicago' ? h('th', { class: 'num' }, t('entry.dead')) : null,
+      scoresDeadwood(st.variant) ? h('th', { class: 'num' }, t('entry.dead')) : null,
       h('th', { class: 'num' }, t('entry.points')),
       editing ? null : h('th', { class: 'num' }, t('entry.total')))),
     h('tbody', {}, st.players.map((p, i) => previewRow(r, p, i, editing)))));

@@ -10,12 +10,22 @@ function verdictOf(legal, lead, tail, text) {
   return { legal, head: lead + tail, lead, tail, text };
 }
 
-/** `result` holds `knock` ({limit, deadwood, legal}), `impossible` and `hand` as a scan does. */
-export function knockVerdict(result, total) {
+/** The knocking variant's record: the game's (`variant`), else the one that knocks. */
+function knocking(variant) {
+  return VARIANTS[variant]?.knock ? variant
+    : Object.keys(VARIANTS).find((id) => VARIANTS[id].knock) || variant;
+}
+
+/**
+ * `result` holds `knock` ({limit, deadwood, legal}), `impossible` and `hand` as a scan does;
+ * `variant` is the game's.
+ */
+export function knockVerdict(result, total, variant) {
+  const id = knocking(variant);
   const k = result?.knock;
   if (k) {
     if (k.limit != null && k.limit <= 0) {
-      const at = total ?? totalForLimit('chicago', k.limit);
+      const at = total ?? totalForLimit(id, k.limit);
       return verdictOf(false, t('verdict.notLegal'), t('verdict.notAt', { total: num(at) }), t('verdict.rummyOnly'));
     }
     if (k.legal) {
@@ -32,7 +42,7 @@ export function knockVerdict(result, total) {
     return { legal: null, head: t('verdict.noCards'), text: t('verdict.noCardsText') };
   }
   // never a verdict on part of a hand: say how many were read and what to do
-  const shape = VARIANTS.chicago?.handSize || { cards: 7, ender: 8 };
+  const shape = VARIANTS[id]?.handSize || { cards: 7, ender: 8 };
   if (count < shape.cards) {
     return {
       legal: null,

@@ -21,6 +21,11 @@ function remember(name) {
   keep(ME_KEY, name);
 }
 
+/** A whole hand of the game's variant: {cards, ender}. */
+function handSize() {
+  return VARIANTS[mk.game.variant]?.handSize || {};
+}
+
 /** The server's answer in the shape knockVerdict reads (a scan's). */
 function asScan(answer) {
   const knock = answer.legal == null ? null : answer;
@@ -64,8 +69,8 @@ function whoPicker() {
 }
 
 function tapper() {
-  const { copies } = deckRules('chicago');
-  const most = VARIANTS.chicago?.handSize?.ender || 8;
+  const { copies } = deckRules(mk.game.variant, mk.game.settings);
+  const most = handSize().ender || 8;
   const counts = new Map();
   for (const c of mk.cards) counts.set(c, (counts.get(c) || 0) + 1);
   return h('div', { class: 'mk-tap' },
@@ -102,7 +107,7 @@ function tapper() {
       type: 'button',
       class: 'btn btn-primary btn-block',
       testid: 'mayknock-check',
-      disabled: mk.busy || mk.cards.length < (VARIANTS.chicago?.handSize?.cards || 7),
+      disabled: mk.busy || mk.cards.length < (handSize().cards || 7),
       onclick: () => ask({ cards: [...mk.cards] }),
     }, t('mayknock.check', { n: mk.cards.length })));
 }
@@ -119,7 +124,7 @@ function verdict() {
   }
   const a = mk.answer;
   if (!a) return null;
-  const v = knockVerdict(asScan(a), undefined);
+  const v = knockVerdict(asScan(a), undefined, mk.game.variant);
   const cls = v.legal === true ? 'legal' : v.legal === false ? 'illegal' : 'unknown';
   return h('div', { class: 'mk-answer', 'aria-live': 'polite' },
     h('div', { class: `verdict ${cls}`, testid: 'mayknock-verdict', 'data-legal': v.legal == null ? '' : String(v.legal) },
@@ -144,7 +149,7 @@ function verdict() {
  * on (take it again, or tap in the rest starting from the cards read). */
 function partial(a) {
   const tapRest = (extra = []) => {
-    mk.cards = [...(a.cards || []), ...extra].slice(0, VARIANTS.chicago?.handSize?.ender || 8);
+    mk.cards = [...(a.cards || []), ...extra].slice(0, handSize().ender || 8);
     mk.tapping = true;
     mk.answer = null;
     render();

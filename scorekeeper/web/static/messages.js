@@ -2,7 +2,9 @@
 // keys ('went_out', knock_penalty=1.5); a player should read what the page calls them.
 // Pure (no DOM): unit-tested with Node's test runner.
 import { t } from './i18n.js';
-import { VARIANTS, settingLabel, variantLabel } from './variants.js';
+import {
+  VARIANTS, entersMelds, missingEnderKey, settingLabel, typedFields, variantLabel,
+} from './variants.js';
 
 const FLAGS = {
   went_out: 'went out',
@@ -35,22 +37,9 @@ export function playerWords(message, variant) {
  * Saves a round trip whose answer would only say the same less kindly.
  */
 export function missingEnder(variant, players) {
-  if (variant === 'chicago' && !players.some((p) => p.knocked || p.rummy)) {
-    return t('entry.markEnder');
-  }
-  if (variant === 'rummy' && !players.some((p) => p.went_out)) {
-    return t('entry.markOut');
-  }
-  return null;
+  const key = missingEnderKey(variant, players);
+  return key ? t(key) : null;
 }
-
-/** The points fields a player typed instead of cards, per variant: [key, label key]. */
-export const POINT_FIELDS = {
-  chicago: [['held', 'entry.deadwoodPoints']],
-  rummy: [['held', 'entry.heldPoints']],
-  rummy10: [['held', 'entry.heldPoints']],
-  rummy500: [['melded', 'entry.meldedPoints'], ['held', 'entry.heldPoints']],
-};
 
 /**
  * Whether a player who types points has typed what the hand needs, or the problem in the
@@ -58,8 +47,8 @@ export const POINT_FIELDS = {
  */
 export function missingPoints(variant, players) {
   for (const p of players) {
-    if (!p.typed || (p.went_out && variant !== 'rummy500')) continue;
-    const fields = POINT_FIELDS[variant] || [];
+    if (!p.typed || (p.went_out && !entersMelds(variant))) continue;
+    const fields = typedFields(variant);
     const typed = fields.filter(([key]) => String(p[key] ?? '').trim() !== '');
     if (!typed.length) return t('entry.typePoints', { name: p.name });
     for (const [key, label] of typed) {

@@ -8,6 +8,10 @@ import {
 import { language, t } from './i18n.js';
 import { knockVerdict } from './knock.js';
 import { $, h, s, fill, num, openDialog, closeDialog } from './util.js';
+import {
+  countCodes, groupMode, impossibleCards, ordered, readCards, shortOfHand, validBox,
+} from './scanread.js';
+import { VARIANTS } from './variants.js';
 
 export const LOW_CONFIDENCE = 0.8; // below this a read card is marked for checking
 const SWIPE_PX = 56; // a label or chip dragged this far left is removed
@@ -146,57 +150,6 @@ function swipeable(el, onRemove) {
 
 let rv = null; // the open review
 
-function groupMode(variant) {
-  if (variant === 'rummy500') return 'melds'; // melds in front count plus, the hand minus
-  if (variant === 'rummy' || variant === 'rummy10') return 'laid'; // only the hand scores
-  return 'whole'; // Chicago: the whole hand
-}
-
-function validBox(b) {
-  return Array.isArray(b) && b.length === 4 && b.every((v) => Number.isFinite(Number(v)))
-    && Number(b[2]) > Number(b[0]) && Number(b[3]) > Number(b[1]);
-}
-
-function countCodes(codes) {
-  const m = new Map();
-  for (const c of codes) m.set(c, (m.get(c) || 0) + 1);
-  return m;
-}
-
-/** The scan's cards with their boxes, each put in its group (a meld id or 'hand'). */
-function readCards(result, mode) {
-  const cards = (result.cards || []).map((c, i) => ({
-    id: i,
-    card: cardCode(c),
-    conf: typeof c?.confidence === 'number' ? c.confidence : null,
-    box: validBox(c?.box) ? c.box.map(Number) : null,
-    group: 'hand',
-  }));
-  let nextId = cards.length;
-  const meldIds = [];
-  const free = () => cards.filter((c) => c.group === 'hand');
-  if (mode !== 'whole') {
-    (result.melds || []).forEach((meld) => {
-      const codes = (Array.isArray(meld) ? meld : meld?.cards || []).map(cardCode);
-      if (!codes.length) return;
-      const id = meldIds.length;
-      meldIds.push(id);
-      for (const code of codes) {
-        const found = free().find((c) => c.card === code);
-        if (found) found.group = id;
-        else cards.push({ id: nextId++, card: code, conf: null, box: null, group: id });
-      }
-    });
-  }
-  // A hand card the server reports without a box still belongs in the list.
-  const have = countCodes(free().map((c) => c.card));
-  for (const code of (result.hand || []).map(cardCode)) {
-    if ((have.get(code) || 0) > 0) have.set(code, have.get(code) - 1);
-    else cards.push({ id: nextId++, card: code, conf: null, box: null, group: 'hand' });
-  }
-  return { cards, meldIds, nextId, nextMeld: meldIds.length };
-}
-
 const isLow = (c) => c.conf != null && c.conf < LOW_CONFIDENCE;
 // floored, so a card marked unsure never reads as the threshold itself (79.6 % → 79 %)
 const pct = (c) => percent(Math.floor(c.conf * 100) / 100);
@@ -209,17 +162,7 @@ const byCard = (id) => rv.cards.find((c) => c.id === id);
 
 /** Cards this hand cannot hold: more copies than the decks have, counting other players. */
 function impossible() {
-  const { copies, jokers } = deckRules(rv.variant, rv.settings);
-  const counts = countCodes(rv.cards.map((c) => c.card));
-  const bad = new Map();
-  for (const [code, n] of counts) {
-    const others = rv.others.get(code) || 0;
-    const limit = code === JOKER ? jokers : copies;
-    // The server's word stands while the card is read as often as it was.
-    const server = rv.serverBad.has(code) && n >= (rv.firstCounts.get(code) || 0);
-    if (n + others > limit || server) bad.set(code, { here: n, others, limit });
-  }
-  return bad;
+  return impossibleCards(rv.cards, deckRules(rv.variant, rv.settings), rv);
 }
 
 function removeCard(id) {
@@ -247,14 +190,6 @@ function groupHint(g, count) {
     return rv.mode === 'melds' ? t('scan.countsMinus') : t('scan.theseScore');
   }
   return rv.mode === 'melds' ? t('scan.countsPlus') : t('scan.notCounted');
-}
-
-/** A box's display order: left to right, then top to bottom; cards without a box last. */
-function ordered(cards) {
-  return [...cards].sort((a, b) => {
-    if (!a.box || !b.box) return (a.box ? 0 : 1) - (b.box ? 0 : 1) || a.id - b.id;
-    return a.box[0] - b.box[0] || a.box[1] - b.box[1];
-  });
 }
 
 function cardFlags(c, bad) {
@@ -477,12 +412,25 @@ function summary() {
   return `${t('scan.melds', { n: rv.meldIds.length })} + ${t('scan.confirmWhat', { n: hand })}`;
 }
 
+/** A whole hand with cards missing (Chicago: fewer than 7 read): say how many, and put
+ * the cards the reader may have seen first, where they are most likely the missing ones. */
+function renderShort() {
+  const short = rv.mode === 'whole' ? shortOfHand(rv.variant, rv.cards.length) : 0;
+  const el = rv.els.short;
+  el.hidden = !short;
+  fill(el, short ? h('strong', {}, t('scan.short', { n: short, size: VARIANTS[rv.variant].handSize.cards })) : null,
+    short && rv.maybe.length ? h('span', {}, ` ${t('scan.shortMaybe')}`) : null);
+  if (short && rv.maybe.length) rv.els.groups.before(rv.els.maybe);
+  else rv.els.groups.after(rv.els.maybe);
+}
+
 function renderReview() {
   if (!rv) return;
   const bad = impossible();
   renderOverlay(bad);
   renderGroups(bad);
   renderMaybe();
+  renderShort();
   renderWarning(bad);
   const low = rv.cards.filter(isLow).length;
   rv.els.count.textContent = t('scan.count', { n: rv.cards.length })
@@ -597,6 +545,7 @@ function reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan }) {
       deckNote(result),
       reviewLegend(),
       els.warning,
+      els.short,
       els.groups,
       els.maybe,
       existing ? h('p', { class: 'muted small scan-replace' }, t('scan.replaces', { n: existing, name: player })) : null),
@@ -646,6 +595,7 @@ export function openReview({ game, player, result, others = new Map(), existing 
   els.groups = h('div', { class: 'scan-groups', testid: 'scan-groups' });
   els.warning = h('div', { class: 'scan-warn', testid: 'scan-warning', role: 'alert', hidden: true });
   els.maybe = h('div', { class: 'scan-group scan-maybe', testid: 'scan-maybe', hidden: true });
+  els.short = h('p', { class: 'scan-short', testid: 'scan-short', role: 'status', hidden: true });
   els.count = h('span', { testid: 'scan-count' });
   els.confirm = h('button', { type: 'button', class: 'btn btn-primary btn-grow btn-confirm', testid: 'scan-confirm', onclick: confirm }, t('scan.confirm'));
   reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan });
@@ -793,7 +743,7 @@ function renderKnock() {
     return;
   }
   const r = kn.result;
-  const v = knockVerdict(r, kn.total);
+  const v = knockVerdict(r, kn.total, kn.game?.variant);
   const k = r.knock;
   const cls = v.legal === true ? 'legal' : v.legal === false ? 'illegal' : 'unknown';
   const rows = [];
