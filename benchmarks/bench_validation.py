@@ -18,8 +18,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from scorekeeper.store import GameStore
-from scorekeeper.web import api, errors
-from scorekeeper.web.hub import Hub
+from scorekeeper.web.http import errors
+from scorekeeper.web.live.hub import Hub
+from scorekeeper.web.routes import games as api
 
 
 def main() -> None:

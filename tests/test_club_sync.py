@@ -19,7 +19,8 @@ from test_club_sync_helpers import (  # noqa: F401  (club_fixture is the fixture
     setup,
 )
 
-from scorekeeper.web.auth import is_public, is_table_route
+from scorekeeper.web.http.auth import is_public, is_table_route
+from tests.routes import all_routes
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 ADMIN = bearer("admin")
@@ -100,7 +101,7 @@ def test_only_a_hash_of_a_token_is_kept(club: TestClient) -> None:
 def test_every_club_route_is_guarded(club: TestClient) -> None:
     """Deny by default holds on a club server: no route lets a request through bare."""
     table_routes = []
-    for route in club.app.routes:  # type: ignore[attr-defined]
+    for route in all_routes(club.app):
         if isinstance(route, Mount) or not isinstance(route, APIRoute):
             continue
         if not route.path.startswith("/api/club/") or is_public(route.endpoint):

@@ -28,19 +28,21 @@ from fastapi.testclient import TestClient
 
 from benchmarks.spawn import ServerProcess, free_port, soft_file_limit, start_server
 from scorekeeper.settings import Settings
-from scorekeeper.web import errors, pages, qr
+from scorekeeper.web import qr
 from scorekeeper.web.app import create_app
-from scorekeeper.web.connections import (
+from scorekeeper.web.deps import get_hub, get_vision
+from scorekeeper.web.http import errors
+from scorekeeper.web.http.connections import (
     HEADER_TIMEOUT_S,
     ConnectionPolicy,
     protocol_class,
     raise_file_limit,
 )
-from scorekeeper.web.deps import get_hub, get_vision
-from scorekeeper.web.headers import SECURITY_HEADERS
-from scorekeeper.web.hub import Hub, StreamRefused
-from scorekeeper.web.imagesize import image_size
-from scorekeeper.web.limits import BodyLimit
+from scorekeeper.web.http.headers import SECURITY_HEADERS
+from scorekeeper.web.http.imagesize import image_size
+from scorekeeper.web.http.limits import BodyLimit
+from scorekeeper.web.live.hub import Hub, StreamRefused
+from scorekeeper.web.routes import pages
 from scorekeeper.web.vision import Vision
 
 TOKEN = "hardening-token"

@@ -356,9 +356,10 @@ def test_a_body_of_megabytes_gets_a_small_reply_from_the_handler(tmp_path: Path,
 
     from scorekeeper.settings import Settings
     from scorekeeper.store import GameStore
-    from scorekeeper.web import api, errors
     from scorekeeper.web.deps import get_hub, get_settings, get_store
-    from scorekeeper.web.hub import Hub
+    from scorekeeper.web.http import errors
+    from scorekeeper.web.live.hub import Hub
+    from scorekeeper.web.routes import games as api
 
     app, store, hub = FastAPI(), GameStore(tmp_path / "games.db"), Hub()
     settings = Settings(data_dir=tmp_path)

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from scorekeeper.decks import adapting
+from scorekeeper.decks.adapting import Adapter
 from scorekeeper.decks.profile import create_or_open, open_deck
 from scorekeeper.settings import Settings
-from scorekeeper.web import adapting
-from scorekeeper.web.adapting import Adapter
 from scorekeeper.web.app import create_app
 from scorekeeper.web.deps import get_adapter
 
@@ -492,7 +492,7 @@ def test_a_photo_without_the_mat_is_named(client: TestClient) -> None:
 
 @needs_model
 def test_bad_uploads_are_refused_and_lose_nothing(client: TestClient, tmp_path: Path) -> None:
-    from scorekeeper.web.scan import MAX_UPLOAD
+    from scorekeeper.web.routes.scan import MAX_UPLOAD
 
     _enrol(client, 1, layout_photo("1"))
     url = "/api/decks/blue/enrol/photos/1"

@@ -10,9 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scorekeeper.settings import Settings
-from scorekeeper.web import knockcheck, scan
 from scorekeeper.web.app import create_app
-from scorekeeper.web.knockcheck import RateLimit
+from scorekeeper.web.routes import knock as knockcheck
+from scorekeeper.web.routes import scan
+from scorekeeper.web.routes.knock import RateLimit
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

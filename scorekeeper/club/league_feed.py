@@ -20,7 +20,7 @@ from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
-from scorekeeper.web.hub import Hub
+from scorekeeper.web.live.hub import Hub
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 `python -m scorekeeper.training.scan_labels TABLES --count 20 --out scans.jsonl [--unboxed]`
 
-Learning from play (`web/learn.py`) stores a scan's cards as the players confirmed them:
+Learning from play (`decks/learn.py`) stores a scan's cards as the players confirmed them:
 each card the reader found keeps the reader's box, with its code corrected where it was
 wrong; a card the reader read that is not there was removed by the players and is not
 sent; a card the reader missed was added by hand and has no box: it is kept with the photo

@@ -15,31 +15,32 @@ from starlette.types import ASGIApp
 from scorekeeper.camera import CameraSupervisor, camera_from_spec
 from scorekeeper.club.forwarder import forwarder_for
 from scorekeeper.config import camera_options
+from scorekeeper.decks.adapting import Adapter
+from scorekeeper.decks.learn import ScanFrames, apply_saved_learning
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web import (
-    api,
-    club_league,
-    club_roster,
-    club_sync,
-    decks,
-    errors,
-    knockcheck,
-    pages,
-    scan,
-)
-from scorekeeper.web.adapting import Adapter
-from scorekeeper.web.auth import (
+from scorekeeper.web.http import errors
+from scorekeeper.web.http.auth import (
     ADMIN_SCHEME,
     TABLE_SCHEME,
     GuardedRoute,
     public,
     resolve_token,
 )
-from scorekeeper.web.headers import SecurityHeaders
-from scorekeeper.web.hub import Hub
-from scorekeeper.web.limits import MAX_BODY, BodyLimit
+from scorekeeper.web.http.headers import SecurityHeaders
+from scorekeeper.web.http.limits import MAX_BODY, BodyLimit, RateLimit
+from scorekeeper.web.live.hub import Hub
 from scorekeeper.web.models import json_refusals
+from scorekeeper.web.routes import (
+    club_league,
+    club_roster,
+    club_sync,
+    decks,
+    pages,
+    scan,
+)
+from scorekeeper.web.routes import games as api
+from scorekeeper.web.routes import knock as knockcheck
 from scorekeeper.web.vision import ScanImages, Vision
 
 OPENAPI_PATH = "/openapi.json"
@@ -141,10 +142,14 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
                        limits={**scan.BODY_LIMITS, **knockcheck.BODY_LIMITS,
                                **decks.BODY_LIMITS, **club_sync.BODY_LIMITS})
     pages.register(app)
-    api.register(app)
-    scan.register(app)
-    knockcheck.register(app)
-    decks.register(app, adapter)
+    app.include_router(api.router)
+    app.include_router(scan.router)
+    app.state.knock_limit = RateLimit()
+    app.include_router(knockcheck.router)
+    app.state.adapter = adapter
+    apply_saved_learning(settings)
+    app.state.scan_frames = ScanFrames()
+    app.include_router(decks.router)
     if settings.club_server:
         club_sync.register(app, store)
         club_league.register(app, store)

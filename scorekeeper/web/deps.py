@@ -14,16 +14,16 @@ from typing import Annotated, cast
 from fastapi import Depends, Request
 
 from scorekeeper.camera import CameraSupervisor
+from scorekeeper.decks.adapting import Adapter
+from scorekeeper.decks.learn import ScanFrames
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web.adapting import Adapter
-from scorekeeper.web.auth import is_admin
-from scorekeeper.web.hub import Hub
-from scorekeeper.web.learn import ScanFrames
-from scorekeeper.web.limits import RateLimit
+from scorekeeper.web.http.auth import is_admin
+from scorekeeper.web.http.limits import RateLimit
+from scorekeeper.web.live.hub import Hub
+from scorekeeper.web.live.writes import GameOwner, GameWriter
 from scorekeeper.web.qr import QrCodes
 from scorekeeper.web.vision import ScanImages, Vision
-from scorekeeper.web.writes import GameOwner, GameWriter
 
 
 async def get_store(request: Request) -> GameStore:

@@ -447,6 +447,18 @@ class LearningAnswer(_Answer):
     learn_from_scans: bool
 
 
+class LearnedDeleted(_Answer):
+    """What a deck forgot of what it learned from scans."""
+
+    deck: str
+    deleted: int = Field(description="learned examples dropped")
+
+
+class EnrolDiscarded(_Answer):
+    deck: str
+    discarded: int = Field(description="photos of the enrolment thrown away")
+
+
 class KnockAnswer(BaseModel):
     """The verdict for the asking phone: the rules' knock check and the cards it used.
 

@@ -20,9 +20,9 @@ from scorekeeper.files import write_atomic
 from scorekeeper.settings import Settings
 from scorekeeper.store.faults import StoreError
 from scorekeeper.web.app import create_app
-from scorekeeper.web.auth import resolve_token
-from scorekeeper.web.connections import raise_file_limit, server_config
-from scorekeeper.web.hub import Hub
+from scorekeeper.web.http.auth import resolve_token
+from scorekeeper.web.http.connections import raise_file_limit, server_config
+from scorekeeper.web.live.hub import Hub
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The table's decks on the phone: which there are, enrolling one from photos of the
 prescribed layout, learning from confirmed scans (and the admin's switch for it), and
-"Improve this deck" (a background `deck adapt`). Thin: the work is in decks/, enrolling.py,
-learn.py and adapting.py; a refusal is raised and web/errors.py answers it.
+"Improve this deck" (a background `deck adapt`). Thin: the work is in decks/ (enrolling,
+learn, adapting); a refusal is raised and http/errors.py answers it.
 """
 
 from __future__ import annotations
@@ -9,27 +9,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi import Path as PathParam
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
 
+from scorekeeper.decks import enrolling
+from scorekeeper.decks.adapting import AdaptRefused, unavailable
 from scorekeeper.decks.enrol import MAX_PHOTOS
-from scorekeeper.decks.profile import NAME, DeckError, check_name, decks_root, open_deck
-from scorekeeper.web import enrolling
-from scorekeeper.web.adapting import Adapter, AdaptRefused, unavailable
-from scorekeeper.web.auth import public
-from scorekeeper.web.deps import AdapterDep, CameraDep, FramesDep, SettingsDep, VisionDep
-from scorekeeper.web.errors import ApiError
-from scorekeeper.web.imagesize import image_size
-from scorekeeper.web.learn import (
-    ScanFrames,
-    apply_saved_learning,
+from scorekeeper.decks.learn import (
     forget,
     learn,
     set_learning,
     write_lock,
 )
+from scorekeeper.decks.profile import NAME, DeckError, check_name, decks_root, open_deck
+from scorekeeper.web.deps import AdapterDep, CameraDep, FramesDep, SettingsDep, VisionDep
+from scorekeeper.web.http.auth import GuardedRoute, public
+from scorekeeper.web.http.errors import ApiError
+from scorekeeper.web.http.imagesize import image_size
 from scorekeeper.web.models import (
     JPEG,
     AdaptIn,
@@ -37,16 +34,18 @@ from scorekeeper.web.models import (
     ConfirmScan,
     DeckList,
     EnrolCamera,
+    EnrolDiscarded,
     EnrolDraft,
     EnrolSaved,
     LearnAnswer,
+    LearnedDeleted,
     LearningAnswer,
     LearningIn,
     Problem,
     json_or_photo,
     refusals,
 )
-from scorekeeper.web.scan import (
+from scorekeeper.web.routes.scan import (
     MAX_UPLOAD,
     Jpeg,
     decode_upload,
@@ -60,6 +59,26 @@ DeckName = Annotated[str, PathParam(max_length=64)]
 PhotoNumber = Annotated[int, PathParam(ge=1, le=MAX_PHOTOS)]
 ENROL_PHOTO = "/api/decks/{name}/enrol/photos/{number}"
 BODY_LIMITS = {ENROL_PHOTO: MAX_UPLOAD + 64 * 1024}  # the photo and the multipart framing
+
+BUSY: dict[int | str, dict[str, Any]] = {
+    409: {"model": Problem, "description": "A deck is being adapted already (or none is, "
+                                           "to cancel)"},
+    503: {"model": Problem, "description": "This server cannot adapt (no training extra)"},
+}
+ENROL: dict[int | str, dict[str, Any]] = {
+    404: {"model": Problem, "description": "No such enrolment (or photo of it)"},
+    409: {"model": Problem, "description": "The enrolment cannot be saved yet: a photo is "
+                                           "missing or has a slip"},
+}
+
+
+def _photo_form() -> dict[str, Any]:
+    return {"type": "object", "required": ["image"],
+            "properties": {"image": {"type": "string", "format": "binary",
+                                     "description": "photo NUMBER of the layout"}}}
+
+
+router = APIRouter(route_class=GuardedRoute)
 
 
 def deck_rows(data_dir: Path) -> list[dict[str, Any]]:
@@ -98,23 +117,29 @@ def check_deck(data_dir: Path, name: str) -> str:
         raise ApiError(404 if missing else 422, detail) from None
 
 
+@router.get("/api/decks", response_model=DeckList,
+            response_model_exclude_unset=True)
 @public
-def list_decks(settings: SettingsDep, adapter: AdapterDep) -> Response:
-    body = {"decks": deck_rows(settings.data_dir), "default": settings.default_deck,
+def list_decks(settings: SettingsDep, adapter: AdapterDep, response: Response) -> dict[str, Any]:
+    response.headers["Cache-Control"] = "no-store"
+    return {"decks": deck_rows(settings.data_dir), "default": settings.default_deck,
             "learn_from_scans": settings.learn_from_scans,
             "learned_max": settings.learned_max, "adapt": unavailable(adapter.models),
             "enrolling": enrolling.drafts(settings.data_dir)}
-    return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
+@router.post("/api/scans/{key}/confirm", response_model=LearnAnswer,
+             responses=refusals(404, 413, 422, 503),
+             response_model_exclude_unset=True)
 async def confirm_scan(key: Annotated[str, PathParam(max_length=64)], body: ConfirmScan,
-                       settings: SettingsDep, vision: VisionDep, frames: FramesDep) -> Response:
+                       settings: SettingsDep, vision: VisionDep,
+                       frames: FramesDep) -> dict[str, Any]:
     """The hand with this scan's cards was saved: learn the deck from them."""
     from scorekeeper.rules.cards import parse_card
 
     if not settings.learn_from_scans:
-        return JSONResponse({"learned": 0, "why": "learning from scans is off (the table's "
-                                                  "learn_from_scans setting)"})
+        return {"learned": 0, "why": "learning from scans is off (the table's "
+                                     "learn_from_scans setting)"}
     scan = frames.get(key)
     if scan is None:
         raise ApiError(404, f"no scan {key[:40]} waiting to be learned from (only scans of a "
@@ -132,51 +157,63 @@ async def confirm_scan(key: Annotated[str, PathParam(max_length=64)], body: Conf
     if frames.take(key) is None:  # confirmed meanwhile by another request
         raise ApiError(404, f"scan {key[:40]} was learned from already")
     if not confirmed:
-        return JSONResponse({"learned": 0, "deck": scan.deck, "why": "no read card confirmed"})
+        return {"learned": 0, "deck": scan.deck, "why": "no read card confirmed"}
     reader = await reader_of(vision)
     try:
         answer = await run_in_threadpool(learn, settings.data_dir, reader, scan, key,
                                          confirmed, settings.learned_max, added)
     except DeckError as exc:
-        return JSONResponse({"learned": 0, "deck": scan.deck, "why": str(exc)})
-    return JSONResponse(answer)
+        return {"learned": 0, "deck": scan.deck, "why": str(exc)}
+    return answer
 
 
-async def delete_learned(name: DeckName, settings: SettingsDep) -> Response:
+@router.delete("/api/decks/{name}/learned", response_model=LearnedDeleted,
+               responses=refusals(404, 422, 503))
+async def delete_learned(name: DeckName, settings: SettingsDep) -> LearnedDeleted:
     name = check_deck(settings.data_dir, name)
     dropped = await run_in_threadpool(forget, settings.data_dir, name)
-    return JSONResponse({"deck": name, "deleted": dropped})
+    return LearnedDeleted(deck=name, deleted=dropped)
 
 
 def _refused(exc: AdaptRefused) -> ApiError:
     return ApiError(exc.status, exc.detail)
 
 
+@router.post("/api/decks/{name}/adapt", status_code=202, response_model=AdaptStatus,
+             responses={**refusals(404, 413, 422), **BUSY},
+             response_model_exclude_unset=True)
 async def start_adapt(name: DeckName, body: AdaptIn, settings: SettingsDep,
-                      adapter: AdapterDep) -> Response:
+                      adapter: AdapterDep) -> dict[str, Any]:
     name = check_deck(settings.data_dir, name)
     try:
         view = await run_in_threadpool(adapter.start, name, body.minutes)
     except AdaptRefused as exc:
         raise _refused(exc) from None
-    return JSONResponse(view, status_code=202)
+    return view
 
 
-def adapt_status(adapter: AdapterDep) -> Response:
-    return JSONResponse(adapter.status(), headers={"Cache-Control": "no-store"})
+@router.get("/api/decks/adapt", response_model=AdaptStatus,
+            response_model_exclude_unset=True)
+def adapt_status(adapter: AdapterDep, response: Response) -> dict[str, Any]:
+    response.headers["Cache-Control"] = "no-store"
+    return adapter.status()
 
 
-def cancel_adapt(adapter: AdapterDep) -> Response:
+@router.delete("/api/decks/adapt", response_model=AdaptStatus, responses={409: BUSY[409]},
+               response_model_exclude_unset=True)
+def cancel_adapt(adapter: AdapterDep) -> dict[str, Any]:
     try:
-        return JSONResponse(adapter.cancel())
+        return adapter.cancel()
     except AdaptRefused as exc:
         raise _refused(exc) from None
 
 
-async def set_learning_route(body: LearningIn, settings: SettingsDep) -> Response:
+@router.put("/api/decks/learning", response_model=LearningAnswer,
+            responses=refusals(413, 422, 503))
+async def set_learning_route(body: LearningIn, settings: SettingsDep) -> LearningAnswer:
     """The admin's switch for learning from play; kept for the next start."""
     on = await run_in_threadpool(set_learning, settings, body.on)
-    return JSONResponse({"learn_from_scans": on})
+    return LearningAnswer(learn_from_scans=on)
 
 
 # ---- enrolling a deck from the phone --------------------------------------------------------
@@ -193,10 +230,13 @@ def _enrol_refused(exc: enrolling.EnrolRefused) -> ApiError:
     return ApiError(exc.status, exc.detail)
 
 
-async def enrol_draft(name: DeckName, settings: SettingsDep) -> Response:
+@router.get("/api/decks/{name}/enrol", response_model=EnrolDraft, responses=refusals(422, 503),
+            response_model_exclude_unset=True)
+async def enrol_draft(name: DeckName, settings: SettingsDep,
+                      response: Response) -> dict[str, Any]:
     name = _enrol_name(name)
-    view = await run_in_threadpool(enrolling.draft, settings.data_dir, name)
-    return JSONResponse(view, headers={"Cache-Control": "no-store"})
+    response.headers["Cache-Control"] = "no-store"
+    return await run_in_threadpool(enrolling.draft, settings.data_dir, name)
 
 
 async def _enrol_frame(request: Request, camera: CameraDep) -> tuple[Any, bytes | None, str]:
@@ -215,18 +255,24 @@ async def _enrol_frame(request: Request, camera: CameraDep) -> tuple[Any, bytes 
     return frame, None, "jpg"
 
 
+@router.post(ENROL_PHOTO, response_model=EnrolDraft, responses=refusals(400, 413, 415, 422, 503),
+             openapi_extra=json_or_photo(EnrolCamera, _photo_form()),
+             response_model_exclude_unset=True)
 async def enrol_photo(name: DeckName, number: PhotoNumber, request: Request,
-                      settings: SettingsDep, vision: VisionDep, camera: CameraDep) -> Response:
+                      settings: SettingsDep, vision: VisionDep,
+                      camera: CameraDep) -> dict[str, Any]:
     """Read photo `number` of the layout with `deck enrol`'s checks and keep it in the
     draft; the answer names every slip, so the photo can be taken again."""
     name = _enrol_name(name)
     frame, data, ext = await _enrol_frame(request, camera)
     reader = await reader_of(vision)
-    view = await run_in_threadpool(enrolling.read_page, settings.data_dir, name, number, frame,
-                                   reader, data, ext)
-    return JSONResponse(view)
+    view: dict[str, Any] = await run_in_threadpool(enrolling.read_page, settings.data_dir, name,
+                                                   number, frame, reader, data, ext)
+    return view
 
 
+@router.get(ENROL_PHOTO + ".jpg", response_class=Jpeg,
+            responses={**JPEG, 404: ENROL[404], **refusals(422)})
 async def enrol_marked(name: DeckName, number: PhotoNumber, settings: SettingsDep) -> Response:
     name = _enrol_name(name)
     try:
@@ -236,71 +282,24 @@ async def enrol_marked(name: DeckName, number: PhotoNumber, settings: SettingsDe
     return Jpeg(jpeg, headers={"Cache-Control": "no-store"})
 
 
-async def enrol_save(name: DeckName, settings: SettingsDep) -> Response:
+@router.post("/api/decks/{name}/enrol/save", status_code=201, response_model=EnrolSaved,
+             responses={**ENROL, **refusals(422, 503)},
+             response_model_exclude_unset=True)
+async def enrol_save(name: DeckName, settings: SettingsDep) -> dict[str, Any]:
     """Store the draft's examples in the deck, as `scorekeeper deck enrol` does."""
     name = _enrol_name(name)
     try:
         saved = await run_in_threadpool(enrolling.save, settings.data_dir, name, write_lock)
     except enrolling.EnrolRefused as exc:
         raise _enrol_refused(exc) from None
-    return JSONResponse(saved, status_code=201)
+    return saved
 
 
-async def enrol_discard(name: DeckName, settings: SettingsDep) -> Response:
+@router.delete("/api/decks/{name}/enrol", response_model=EnrolDiscarded,
+               responses=refusals(422, 503))
+async def enrol_discard(name: DeckName, settings: SettingsDep) -> EnrolDiscarded:
     name = _enrol_name(name)
     photos = await run_in_threadpool(enrolling.discard, settings.data_dir, name)
-    return JSONResponse({"deck": name, "discarded": photos})
+    return EnrolDiscarded(deck=name, discarded=photos)
 
 
-def _photo_form() -> dict[str, Any]:
-    return {"type": "object", "required": ["image"],
-            "properties": {"image": {"type": "string", "format": "binary",
-                                     "description": "photo NUMBER of the layout"}}}
-
-
-BUSY: dict[int | str, dict[str, Any]] = {
-    409: {"model": Problem, "description": "A deck is being adapted already (or none is, "
-                                           "to cancel)"},
-    503: {"model": Problem, "description": "This server cannot adapt (no training extra)"},
-}
-ENROL: dict[int | str, dict[str, Any]] = {
-    404: {"model": Problem, "description": "No such enrolment (or photo of it)"},
-    409: {"model": Problem, "description": "The enrolment cannot be saved yet: a photo is "
-                                           "missing or has a slip"},
-}
-
-
-def register(app: FastAPI, adapter: Adapter) -> None:
-    app.state.adapter = adapter
-    apply_saved_learning(app.state.settings)
-    app.state.scan_frames = ScanFrames()
-    add = app.add_api_route
-    add("/api/decks", list_decks, methods=["GET"], response_model=DeckList)
-    add("/api/scans/{key}/confirm", confirm_scan, methods=["POST"], response_model=LearnAnswer,
-        responses=refusals(404, 413, 422, 503))
-    add("/api/decks/adapt", adapt_status, methods=["GET"], response_model=AdaptStatus)
-    add("/api/decks/adapt", cancel_adapt, methods=["DELETE"], response_model=AdaptStatus,
-        responses={409: BUSY[409]})
-    add("/api/decks/{name}/adapt", start_adapt, methods=["POST"], status_code=202,
-        response_model=AdaptStatus, responses={**refusals(404, 413, 422), **BUSY})
-    add("/api/decks/{name}/learned", delete_learned, methods=["DELETE"],
-        responses=refusals(404, 422, 503))
-    add("/api/decks/learning", set_learning_route, methods=["PUT"],
-        response_model=LearningAnswer, responses=refusals(413, 422, 503))
-    register_enrol(app)
-
-
-
-def register_enrol(app: FastAPI) -> None:
-    add = app.add_api_route
-    add("/api/decks/{name}/enrol", enrol_draft, methods=["GET"], response_model=EnrolDraft,
-        responses=refusals(422, 503))
-    add("/api/decks/{name}/enrol", enrol_discard, methods=["DELETE"],
-        responses=refusals(422, 503))
-    add(ENROL_PHOTO, enrol_photo, methods=["POST"], response_model=EnrolDraft,
-        responses=refusals(400, 413, 415, 422, 503),
-        openapi_extra=json_or_photo(EnrolCamera, _photo_form()))
-    add(ENROL_PHOTO + ".jpg", enrol_marked, methods=["GET"], response_class=Jpeg,
-        responses={**JPEG, 404: ENROL[404], **refusals(422)})
-    add("/api/decks/{name}/enrol/save", enrol_save, methods=["POST"], status_code=201,
-        response_model=EnrolSaved, responses={**ENROL, **refusals(422, 503)})

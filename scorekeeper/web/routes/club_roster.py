@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from scorekeeper.club.roster import OFF, PLAYERS_PATH, Roster, roster_for
 from scorekeeper.club.spelling import Spelling, as_typed, speller
 from scorekeeper.settings import Settings
-from scorekeeper.web.auth import public
+from scorekeeper.web.http.auth import public
 
 
 class TablePlayers(BaseModel):

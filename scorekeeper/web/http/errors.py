@@ -34,7 +34,7 @@ from scorekeeper.rules.names import safe_text
 from scorekeeper.rules.settings import plain_message
 from scorekeeper.store import GameMoved, GameNotFound, GameOver, KeyReused
 from scorekeeper.store.faults import StoreError, explain
-from scorekeeper.web.hub import StreamRefused
+from scorekeeper.web.live.hub import StreamRefused
 from scorekeeper.web.models import UNION_TAGS
 
 log = logging.getLogger(__name__)

@@ -24,11 +24,11 @@ from scorekeeper.club.sync import ClubSync
 from scorekeeper.club.tables import ClubTable, TableError, Tables, TableTaken, UnknownTable
 from scorekeeper.store import GameStore
 from scorekeeper.store.faults import StoreError, explain
-from scorekeeper.web.auth import table_token
 from scorekeeper.web.deps import HubDep
-from scorekeeper.web.errors import ApiError
+from scorekeeper.web.http.auth import table_token
+from scorekeeper.web.http.errors import ApiError
+from scorekeeper.web.live.writes import GameOwner
 from scorekeeper.web.models import refusals
-from scorekeeper.web.writes import GameOwner
 
 SYNC_PATH = "/api/club/sync"
 BODY_LIMITS = {SYNC_PATH: MAX_BATCH_BYTES}

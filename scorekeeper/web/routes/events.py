@@ -12,9 +12,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from scorekeeper.store import GameStore
-from scorekeeper.web.auth import public
 from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
-from scorekeeper.web.hub import REFUSED_RETRY_S, Hub, Item, StreamRefused, sse_message
+from scorekeeper.web.http.auth import public
+from scorekeeper.web.live.hub import REFUSED_RETRY_S, Hub, Item, StreamRefused, sse_message
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from scorekeeper.web.limits import is_local
+from scorekeeper.web.http.limits import is_local
 
 log = logging.getLogger(__name__)
 

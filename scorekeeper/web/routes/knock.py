@@ -18,18 +18,18 @@ from typing import Any
 
 import cv2
 import numpy as np
-from fastapi import FastAPI, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from scorekeeper.rules.chicago import SEVEN
 from scorekeeper.rules.errors import RulesError
-from scorekeeper.rules.settings import ChicagoSettings
-from scorekeeper.web import scan
-from scorekeeper.web.auth import public
+from scorekeeper.rules.variants import VARIANTS
 from scorekeeper.web.deps import ClientDep, KnockLimitDep, SettingsDep, StoreDep, VisionDep
-from scorekeeper.web.errors import ApiError
-from scorekeeper.web.limits import PER_MINUTE, RateLimit, is_local
+from scorekeeper.web.http.auth import GuardedRoute, public
+from scorekeeper.web.http.errors import ApiError
+from scorekeeper.web.http.limits import PER_MINUTE, RateLimit, is_local
 from scorekeeper.web.models import KnockAnswer, KnockCards, json_or_photo, photo_schema, refusals
+from scorekeeper.web.routes import scan
 from scorekeeper.web.vision import Vision
 
 KNOCK_PATH = "/api/games/{game_id}/knock-check"
@@ -101,6 +101,12 @@ async def _from_cards(request: Request, game: Any) -> KnockAnswer:
     return _answer(check["player"], check, list(body.cards), [], check["limit"])
 
 
+router = APIRouter(route_class=GuardedRoute)
+
+
+@router.post(KNOCK_PATH, response_model=KnockAnswer,
+             responses=refusals(400, 404, 413, 415, 422, 429, 503),
+             openapi_extra=json_or_photo(KnockCards, KNOCK_FORM))
 @public
 async def knock_check(game_id: int, request: Request, response: Response, store: StoreDep,
                       vision: VisionDep, limits: KnockLimitDep, client: ClientDep,
@@ -112,8 +118,9 @@ async def knock_check(game_id: int, request: Request, response: Response, store:
         raise ApiError(429, f"too many knock checks from this phone: try again in {wait:.0f} s",
                        {"Retry-After": str(max(1, round(wait)))})
     game = store.game(game_id)
-    if not isinstance(game.settings, ChicagoSettings):
-        raise RulesError("the knock check is for Chicago Rummy")
+    if game.rules.knock is None:
+        knocking = " and ".join(v.label for v in VARIANTS.entries() if v.knock)
+        raise RulesError(f"the knock check is for {knocking}")
     if scan.is_upload(request):
         answer = await _from_photo(request, game, vision, settings.data_dir,
                                    store.get(game_id).get("deck"))
@@ -123,11 +130,4 @@ async def knock_check(game_id: int, request: Request, response: Response, store:
     return answer
 
 
-def register(app: FastAPI) -> None:
-    app.state.knock_limit = RateLimit()
-    app.add_api_route(KNOCK_PATH, knock_check, methods=["POST"], response_model=KnockAnswer,
-                      responses=refusals(400, 404, 413, 415, 422, 429, 503),
-                      openapi_extra=json_or_photo(KnockCards, KNOCK_FORM))
-
-
-__all__ = ["BODY_LIMITS", "KNOCK_PATH", "PER_MINUTE", "RateLimit", "knock_check", "register"]
+__all__ = ["BODY_LIMITS", "KNOCK_PATH", "PER_MINUTE", "RateLimit", "knock_check", "router"]

@@ -17,9 +17,9 @@ from fastapi.concurrency import run_in_threadpool
 
 from scorekeeper.store import GameStore, RequestKey, Written
 from scorekeeper.store.requests import Answer
-from scorekeeper.web.errors import ApiError
-from scorekeeper.web.hub import Hub
-from scorekeeper.web.preconditions import ANY
+from scorekeeper.web.http.errors import ApiError
+from scorekeeper.web.http.preconditions import ANY
+from scorekeeper.web.live.hub import Hub
 
 # game id -> why this server may not write that game (words for a 409), or None
 GameOwner = Callable[[int], str | None]

@@ -12,15 +12,14 @@ import logging
 from pathlib import Path
 from typing import Any, TypeVar
 
-from fastapi import FastAPI, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import UploadFile
 
 from scorekeeper.camera.supervisor import CameraStatus
-from scorekeeper.web.auth import public
+from scorekeeper.decks.learn import keep_frame
 from scorekeeper.web.deps import (
     CameraDep,
     FramesDep,
@@ -29,10 +28,10 @@ from scorekeeper.web.deps import (
     StoreDep,
     VisionDep,
 )
-from scorekeeper.web.errors import ApiError
-from scorekeeper.web.imagesize import image_size
-from scorekeeper.web.learn import keep_frame
-from scorekeeper.web.limits import megabytes
+from scorekeeper.web.http.auth import GuardedRoute, public
+from scorekeeper.web.http.errors import ApiError
+from scorekeeper.web.http.imagesize import image_size
+from scorekeeper.web.http.limits import megabytes
 from scorekeeper.web.models import (
     JPEG,
     ScanAnswer,
@@ -162,9 +161,17 @@ async def deck_reader_of(vision: Vision, data_dir: Path, deck: str | None
         raise ApiError(503, f"card reader unavailable: {exc}") from exc
 
 
+router = APIRouter(route_class=GuardedRoute)
+
+
+@router.post(SCAN_PATH, status_code=201, response_model=ScanAnswer,
+             responses=refusals(400, 404, 413, 415, 422, 503),
+             openapi_extra=json_or_photo(ScanCamera,
+                                         photo_schema("whose cards (none: the whole table)")),
+             response_model_exclude_unset=True)
 async def scan(game_id: int, request: Request, store: StoreDep, camera: CameraDep,
                vision: VisionDep, scans: ScansDep, settings: SettingsDep,
-               frames: FramesDep) -> Response:
+               frames: FramesDep) -> dict[str, Any]:
     """Read a player's cards (or the whole table's) from the table's camera or a photo,
     with the game's deck when it names one."""
     import cv2
@@ -191,11 +198,11 @@ async def scan(game_id: int, request: Request, store: StoreDep, camera: CameraDe
         learning = kept is not None
         if kept is not None:
             frames.add(key, kept)
-    body = {"player": player, **result.to_json(f"/api/scans/{key}.jpg"), "id": key,
+    return {"player": player, **result.to_json(f"/api/scans/{key}.jpg"), "id": key,
             "deck": getattr(reader, "deck", None), "learn": learning, "warnings": warnings}
-    return JSONResponse(body, status_code=201)
 
 
+@router.get("/api/scans/{key}.jpg", response_class=Jpeg, responses={**JPEG, **refusals(404)})
 @public
 def scan_image(key: str, scans: ScansDep) -> Response:
     jpeg = scans.get(key)
@@ -204,27 +211,16 @@ def scan_image(key: str, scans: ScansDep) -> Response:
     return Jpeg(jpeg, headers={"Cache-Control": "no-store"})
 
 
+@router.get("/api/camera", response_model=CameraStatus)
 @public
-def camera_status(camera: CameraDep) -> Response:
-    return JSONResponse(camera.status().model_dump(mode="json"))
+def camera_status(camera: CameraDep) -> CameraStatus:
+    return camera.status()
 
 
+@router.get("/api/camera/snapshot", response_class=Jpeg, responses=JPEG)
 async def camera_snapshot(camera: CameraDep) -> Response:
     """Admin only: the table may show cards that are not everyone's to see."""
     jpeg = await run_in_threadpool(camera.snapshot)
     return Jpeg(jpeg, headers={"Cache-Control": "no-store"})
 
-
-def register(app: FastAPI) -> None:
-    app.add_api_route(SCAN_PATH, scan, methods=["POST"], status_code=201,
-                      response_model=ScanAnswer,
-                      responses=refusals(400, 404, 413, 415, 422, 503),
-                      openapi_extra=json_or_photo(
-                          ScanCamera, photo_schema("whose cards (none: the whole table)")))
-    app.add_api_route("/api/scans/{key}.jpg", scan_image, methods=["GET"], response_class=Jpeg,
-                      responses={**JPEG, **refusals(404)})
-    app.add_api_route("/api/camera", camera_status, methods=["GET"],
-                      response_model=CameraStatus)
-    app.add_api_route("/api/camera/snapshot", camera_snapshot, methods=["GET"],
-                      response_class=Jpeg, responses=JPEG)
 

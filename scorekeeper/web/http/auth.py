@@ -23,7 +23,7 @@ from fastapi.routing import APIRoute
 
 from scorekeeper.files import write_atomic
 from scorekeeper.settings import Settings
-from scorekeeper.web.errors import ApiError
+from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.models import UNAUTHORIZED
 
 F = TypeVar("F", bound=Callable[..., Any])

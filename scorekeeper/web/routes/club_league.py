@@ -32,13 +32,13 @@ from scorekeeper.club.league_models import Season as SeasonModel
 from scorekeeper.club.spelling import speller
 from scorekeeper.club.standings import ALL, RANKINGS
 from scorekeeper.store import GameStore
-from scorekeeper.web.auth import public
 from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
-from scorekeeper.web.errors import ApiError
-from scorekeeper.web.events import RETRY_MS, EventStream, relay
-from scorekeeper.web.hub import Hub, sse_message
+from scorekeeper.web.http.auth import public
+from scorekeeper.web.http.errors import ApiError
+from scorekeeper.web.live.hub import Hub, sse_message
 from scorekeeper.web.models import HTML, MAX_TEXT, refusals
-from scorekeeper.web.pages import STATIC_DIR
+from scorekeeper.web.routes.events import RETRY_MS, EventStream, relay
+from scorekeeper.web.routes.pages import STATIC_DIR
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

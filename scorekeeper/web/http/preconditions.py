@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from scorekeeper.store import RequestKey
 from scorekeeper.store.requests import MAX_KEY
-from scorekeeper.web.errors import ApiError
+from scorekeeper.web.http.errors import ApiError
 
 ANY = -1  # If-Match: * (any version of a game that exists)
 _TAG = re.compile(r'^(W/)?"(\d{1,18})"$')

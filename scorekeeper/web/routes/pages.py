@@ -15,12 +15,12 @@ from fastapi.staticfiles import StaticFiles
 from scorekeeper.club.forwarder import Forwarder
 from scorekeeper.store import GameStore
 from scorekeeper.store.faults import StoreError, explain
-from scorekeeper.web.auth import public
-from scorekeeper.web.club_sync import ClubHealthDep, ForwarderDep
 from scorekeeper.web.deps import AdminDep, CameraDep, QrCodesDep, StoreDep
-from scorekeeper.web.errors import ApiError
+from scorekeeper.web.http.auth import public
+from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.models import HTML, SVG, Health, Session, refusals
 from scorekeeper.web.qr import QR_MAX_TEXT, QrCodes
+from scorekeeper.web.routes.club_sync import ClubHealthDep, ForwarderDep
 
 log = logging.getLogger(__name__)
 

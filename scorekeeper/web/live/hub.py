@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from scorekeeper.web.limits import is_local
+from scorekeeper.web.http.limits import is_local
 
 QUEUE_SIZE = 8
 MAX_STREAMS = 256  # in all: a table has a dozen phones; each stream is a socket and a task
