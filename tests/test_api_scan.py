@@ -140,7 +140,7 @@ def test_a_broken_calibration_is_left_out_and_logged(
     app = create_app(settings, token="secret")
     reader = RecordingReader()
     app.dependency_overrides[get_vision] = lambda: reader
-    with TestClient(app) as c, caplog.at_level("WARNING", logger="scorekeeper.web.scan"):
+    with TestClient(app) as c, caplog.at_level("WARNING", logger="scorekeeper.web.routes.scan"):
         assert c.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
                       headers=ADMIN).status_code == 201
         r = c.post("/api/games/1/scan", json={}, headers=ADMIN)

@@ -21,7 +21,7 @@ from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.store.database import Database
 from scorekeeper.web.app import create_app
-from scorekeeper.web.hub import Hub
+from scorekeeper.web.live.hub import Hub
 from tests import pg
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

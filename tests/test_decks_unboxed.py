@@ -115,7 +115,7 @@ def test_old_examples_without_the_field_still_load(tmp_path: Path) -> None:
 # ---- learning from play ------------------------------------------------------------------
 
 def test_a_confirmed_scan_stores_its_hand_added_card(tmp_path: Path) -> None:
-    from scorekeeper.web.learn import KeptScan, learn
+    from scorekeeper.decks.learn import KeptScan, learn
 
     create_or_open(tmp_path, "home")
     ok, jpeg = cv2.imencode(".jpg", np.full((240, 320, 3), 120, np.uint8))
