@@ -24,7 +24,7 @@ from scorekeeper.web.routes.club_sync import ClubHealthDep, ForwarderDep
 
 log = logging.getLogger(__name__)
 
-STATIC_DIR = Path(__file__).parent / "static"
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 _PLACEHOLDER = (
     "<!doctype html><meta charset=utf-8><title>scorekeeper</title>"
     "<p>The scoreboard page is not installed; the API is at <code>/api/games</code>.</p>"
