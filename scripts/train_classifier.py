@@ -32,14 +32,15 @@ from scorekeeper.training.mixed_precision import cpu_has_bf16
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def crops(scenes: list[Path], val: Path, seed: int, cache: Path | None
+def crops(scenes: list[Path], val: Path, seed: int, cache: Path | None, readable: int = 1
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     if cache is not None and cache.exists():
         z = np.load(cache)
         return z["x"], z["y"], z["vx"], z["vy"]
     rng = random.Random(seed)
     workers = os.cpu_count() or 1
-    parts = [crops_from_dataset(folder, rng, per_index=1, workers=workers) for folder in scenes]
+    parts = [crops_from_dataset(folder, rng, per_index=1, workers=workers, readable=readable)
+             for folder in scenes]
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     vx, vy = crops_from_dataset(val, rng, per_index=1, workers=workers)
@@ -62,12 +63,14 @@ def main() -> None:
     ap.add_argument("--crop-seed", type=int, default=1)
     ap.add_argument("--init", type=Path, default=None, help="weights to start from (.pt)")
     ap.add_argument("--cache", type=Path, default=None, help="an .npz of the cut crops")
+    ap.add_argument("--readable-copies", type=int, default=1,
+                    help="jittered crops of each corner labelled readable (render --readable)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for f in args.base.iterdir():
         if f.is_file() and not (args.out / f.name).exists():
             shutil.copy(f, args.out / f.name)
-    x, y, vx, vy = crops(args.scenes, args.val, args.crop_seed, args.cache)
+    x, y, vx, vy = crops(args.scenes, args.val, args.crop_seed, args.cache, args.readable_copies)
     print(f"{len(x)} training crops, {len(vx)} validation crops", flush=True)
     stats = classifier_train.train(x, y, args.out / "cards-cls.onnx", epochs=args.epochs,
                                    seed=args.seed, val=(vx, vy), width=args.width, batch=64,

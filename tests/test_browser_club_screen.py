@@ -160,6 +160,8 @@ MEASURE = """() => {
       players: [...c.querySelectorAll('.club-player-name')].map((p) => p.textContent) })),
     rows: visible('.club-table tbody td.name').map((td) => td.firstChild.textContent),
     pages: new Set([...document.querySelectorAll('.club-card')].map((c) => c.dataset.page)).size,
+    cols: getComputedStyle(document.querySelector('.club-grid')).gridTemplateColumns
+      .split(' ').length,
     sizes: { table: Math.min(...px('.club-card-name')),
              player: Math.min(...px('.club-player-name')),
              standings: Math.min(...px('.club-table td.name')) },
@@ -208,6 +210,9 @@ def test_the_big_screen_fits_its_screen_with_whole_names(
             where = f"{width}×{height}, {count} tables, page {turn + 1}"
             assert got["problems"] == [], f"{where}: {got['problems']}"
             assert got["checked"] > 10 and got["cards"], where
+            if turn == 0:  # the figures docs/club.md states (pytest -s shows them)
+                print(f"{where}: {got['pages']} pages of {got['cols']} columns, "
+                      f"sizes {got['sizes']}")
             for card in got["cards"]:
                 shown = live[card["table"]]  # the whole name, as the API says it
                 assert set(card["players"]) == {p["name"] for p in shown["players"]}, where

@@ -44,7 +44,7 @@ def test_knock_check_shows_the_melds_it_found() -> None:
     check = knock_check(cards(TWO_LEFT), 0, ChicagoSettings())
     assert check == {"limit": 9, "deadwood": 2, "legal": True,
                      "melds": [["5H", "6H", "7H", "8H", "9H"]], "unmelded": ["AS", "AD"],
-                     "dropped": None}
+                     "dropped": None, "rummy": False}
 
 
 @pytest.mark.parametrize(("hand", "message"), [

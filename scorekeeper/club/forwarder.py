@@ -213,28 +213,28 @@ class Forwarder:
             raise Unreachable(f"the club refused this table's token ({status}): ask the club "
                               f"for a new one (scorekeeper club rotate-token)")
         parsed = _answer(answer) if status in (200, 409, 422) else None
-        when = now()
+        answered: str | None = None
         if parsed is not None:
-            self.outbox.record(parsed, when)
+            answered = self.outbox.record(parsed)  # kept there: health shows it after a restart
             self._solo = False
             more = _progress(due, parsed)
         elif status in (400, 409, 413, 422) and due:
-            self._refused_unexplained(due[0].game_id, status, answer, when)
+            self._refused_unexplained(due[0].game_id, status, answer)
             more = True
         else:  # 5xx, or not a club server's answer: worth retrying, not blaming a game
             raise Unreachable(f"the club server answered {status}: {_detail(answer)}")
-        self.connected, self.last_success, self.last_error = True, when, None
+        self.connected, self.last_success, self.last_error = True, answered or now(), None
         self._contact = time.monotonic()
         return more
 
-    def _refused_unexplained(self, game_id: int, status: int, answer: Any, when: str) -> None:
+    def _refused_unexplained(self, game_id: int, status: int, answer: Any) -> None:
         """A 4xx that names no game: find the game by sending one at a time, then mark it,
         so one bad game never stops the others nor loops for ever."""
         assert self.outbox is not None
         why = f"the club refused it ({status}): {_detail(answer)}"
         if self._solo:
             log.warning("club: game %s refused: %s", game_id, why)
-            self.outbox.refuse(game_id, why, when)
+            self.outbox.refuse(game_id, why)
         self._solo = not self._solo
 
 

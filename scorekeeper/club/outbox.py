@@ -17,6 +17,7 @@ from typing import Any
 
 from scorekeeper.club.protocol import SyncAnswer
 from scorekeeper.club.schema import migrate_outbox
+from scorekeeper.club.tables import now
 from scorekeeper.store import GameNotFound, GameStore
 from scorekeeper.store.database import Tx
 
@@ -124,15 +125,17 @@ class Outbox:
                        for n, body in enumerate(bodies, start=1)]
         return {"games": games, "events": events}
 
-    def record(self, answer: SyncAnswer, when: str | None = None) -> None:
-        """What the club said it holds; the refused games, marked with why; `when` it
-        answered (kept in the same transaction: no write of its own)."""
+    def record(self, answer: SyncAnswer) -> str:
+        """What the club said it holds; the refused games, marked with why; and that the
+        club answered now (`last_success`, in the same transaction: no write of its own),
+        which it returns."""
         # a refused game's club copy may hold other events past the refused one: what the
         # table has delivered ends just before it
         refused = {p.table_game_id: p.seq - 1 for p in answer.problems if p.seq > 0}
+        answered = now()
         with self.db.transaction() as tx:
-            if when is not None:
-                self._answered(tx, when)
+            tx.execute("INSERT INTO club_link (name, value) VALUES ('last_success', ?)"
+                       " ON CONFLICT (name) DO UPDATE SET value = excluded.value", (answered,))
             for ack in answer.acked:
                 held = min(ack.seq, refused.get(ack.table_game_id, ack.seq))
                 tx.execute(_UPSERT, (ack.table_game_id, 1, held))
@@ -140,17 +143,11 @@ class Outbox:
                 tx.execute(_UPSERT, (game_id, 0, 0))
             for problem in answer.problems:
                 self._refuse(tx, problem.table_game_id, problem.detail)
+        return answered
 
-    def refuse(self, game_id: int, why: str, when: str | None = None) -> None:
+    def refuse(self, game_id: int, why: str) -> None:
         with self.db.transaction() as tx:
             self._refuse(tx, game_id, why)
-            if when is not None:
-                self._answered(tx, when)
-
-    @staticmethod
-    def _answered(tx: Tx, when: str) -> None:
-        tx.execute("INSERT INTO club_link (name, value) VALUES ('last_success', ?)"
-                   " ON CONFLICT (name) DO UPDATE SET value = excluded.value", (when,))
 
     @staticmethod
     def _refuse(tx: Tx, game_id: int, why: str) -> None:

@@ -388,7 +388,7 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
     labels = np.array([CLASS_OF[r["card"]] for r in rows], dtype=np.int64)
     split = split_examples(rows, kept_photos(profile, rows), seed)
     photos, images = _load_photos(held_photos(profile, rows, split))
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "0")) or os.cpu_count() or 1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     print(f"deck {profile.name}: {len(split.train)} crops to learn from, {len(split.back)} "
@@ -641,7 +641,7 @@ def adapt_deck_scenes(profile: DeckProfile, models: Path, minutes: float = 8.0, 
             _render(work / "other", round(n_deck * OTHER_SCENES), seed + 20_000, others)
         import torch  # after the rendering: its thread pool would hang the renderer's forks
 
-        torch.set_num_threads(os.cpu_count() or 1)
+        torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "0")) or os.cpu_count() or 1)
         torch.manual_seed(seed)
         left = budget - (time.monotonic() - start) - RESERVE_S
         files: dict[str, Path] = {}

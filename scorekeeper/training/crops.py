@@ -26,8 +26,8 @@ def _jitter(box: Box, rng: random.Random, amount: float) -> Box:
     return (cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2)
 
 
-def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list[int]]:
-    root, files, seed, per_index, negatives = job
+def _crops_of(job: tuple[Path, list[Path], int, int, float, int]) -> tuple[list, list[int]]:
+    root, files, seed, per_index, negatives, readable = job
     rng = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[int] = []
@@ -43,12 +43,17 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list
         for o in rng.sample(hard, min(len(hard), 12)):
             xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.15)))
             ys.append(NONE)
-        # a corner partly covered that a person still reads ("readable", `Style.readable`)
-        # is taught as its card, as a whole index is
-        for o in indices + [o for o in labels if o["kind"] == "readable"]:
+        for o in indices:
             for _ in range(per_index):
                 xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.12)))
                 ys.append(CLASS_OF[o["card"]])
+        # a corner partly covered that a person still reads ("readable", `Style.readable`)
+        # is taught as its card, `readable` jittered copies each (they are few: a fan's)
+        for o in labels:
+            if o["kind"] == "readable":
+                for _ in range(per_index * readable):
+                    xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.12)))
+                    ys.append(CLASS_OF[o["card"]])
         # an index whose suit pip lies under another card (`compose._labels`): the detector
         # still finds it, but no camera can tell its card, so it is "none", jittered as an
         # index is
@@ -72,18 +77,19 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float]) -> tuple[list, list
 
 def crops_from_dataset(root: Path, rng: random.Random, per_index: int = 2,
                        negatives: float = 0.3, limit: int | None = None, workers: int = 1,
-                       shard: int = 200) -> tuple[np.ndarray, np.ndarray]:
+                       shard: int = 200, readable: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Crops of every labelled index (jittered `per_index` times) and of things that are not:
     the scene's hard negatives (`compose._negatives`), indices whose suit pip is covered
     (labelled "covered", jittered `per_index` times) and random background. Corners
-    labelled "readable" are cut as their card.
+    labelled "readable" are cut as their card, `per_index * readable` times.
 
     Scenes are cut in fixed shards, each with its own seed drawn from `rng`, so the crops
     are the same whatever the number of worker processes.
     """
     files = sorted((root / "cards").glob("*.json"))[:limit]
     shards = [files[i:i + shard] for i in range(0, len(files), shard)]
-    jobs = [(root, shard, rng.randrange(2**31), per_index, negatives) for shard in shards]
+    jobs = [(root, shard, rng.randrange(2**31), per_index, negatives, readable)
+            for shard in shards]
     if workers > 1 and len(jobs) > 1:
         from multiprocessing import Pool
 
