@@ -15,12 +15,12 @@ from fastapi.testclient import TestClient
 
 from scorekeeper.club.league import League, LeagueError, SeasonExists, UnknownSeason, new_season
 from scorekeeper.club.league_board import Link, board, records
-from scorekeeper.club.league_feed import ClubFeed
 from scorekeeper.club.tables import Tables
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.store.database import Database
 from scorekeeper.web.app import create_app
+from scorekeeper.web.live.club_feed import ClubFeed
 from scorekeeper.web.live.hub import Hub
 from tests import pg
 

@@ -98,11 +98,19 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from scorekeeper.vision.evaluate import run
+    from scorekeeper.vision.evaluate import open_reader, run
 
+    if args.fans is not None:  # the fan benchmark alone
+        from scorekeeper.vision.fan_eval import eval_fans, format_fans
+
+        reader = open_reader(args.runtime, _models(args), sys.stdout, sys.stderr, _deck(args))
+        if reader is None:
+            return 2
+        sys.stdout.write(format_fans(eval_fans(reader, args.fans, args.limit)) + "\n")
+        return 0
     return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
                limit=args.limit, out=sys.stdout, models=_models(args), err=sys.stderr,
-               deck=_deck(args), labelled=args.labelled, skip=args.skip, fans=args.fans)
+               deck=_deck(args), labelled=args.labelled, skip=args.skip)
 
 
 def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:

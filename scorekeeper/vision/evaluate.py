@@ -516,28 +516,32 @@ def _run_labelled(reader: CardReader, labelled: Path, real: Path | None,
     return 0
 
 
-def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: int | None,
-        out: Any, models: Path | None = None, err: Any = None,
-        deck: DeckProfile | None = None, labelled: Path | None = None,
-        skip: list[Path] | None = None, fans: Path | None = None) -> int:
-    """Score the model (with `deck`'s classifier, when given) on both sets, or, given
-    `labelled`, only on those labelled photos (exact cards; `skip`: labels files whose
-    photos are left out, such as a deck's enrolment), or, given `fans`, only on the fan
-    benchmark's scenes."""
+def open_reader(runtime: str | None, models: Path | None, out: Any, err: Any = None,
+                deck: DeckProfile | None = None) -> CardReader | None:
+    """The reader an evaluation scores (with `deck`'s classifier, when given), its warnings
+    written; None, the error written, when the model cannot be loaded."""
     try:
         reader = CardReader(models or MODELS, runtime=runtime, deck=deck)
     except VisionError as exc:
         (err or out).write(f"error: {exc}\n")
-        return 2
+        return None
     for warning in reader.warnings:
         (err or out).write(f"warning: {warning}\n")
     if reader.deck is not None:
         out.write(f"reading with deck {reader.deck!r}'s classifier\n")
-    if fans is not None:  # the fan benchmark alone (`vision/fan_eval.py`)
-        from scorekeeper.vision.fan_eval import eval_fans, format_fans
+    return reader
 
-        out.write(format_fans(eval_fans(reader, fans, limit)) + "\n")
-        return 0
+
+def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: int | None,
+        out: Any, models: Path | None = None, err: Any = None,
+        deck: DeckProfile | None = None, labelled: Path | None = None,
+        skip: list[Path] | None = None) -> int:
+    """Score the model (with `deck`'s classifier, when given) on both sets, or, given
+    `labelled`, only on those labelled photos (exact cards; `skip`: labels files whose
+    photos are left out, such as a deck's enrolment). The fan benchmark is fan_eval.py's."""
+    reader = open_reader(runtime, models, out, err, deck)
+    if reader is None:
+        return 2
     if labelled is not None:
         return _run_labelled(reader, labelled, real or REAL_PHOTOS, skip or [], out,
                              err or out)

@@ -45,7 +45,7 @@ class Hub:
     """Per-game sets of listener queues; must be used from the event loop's thread.
 
     A key below 1 is a channel no game can have: the club's big screen uses them for its
-    own views (scorekeeper/club/league_feed.py).
+    own views (web/live/club_feed.py).
 
     Clients that `exempt` accepts (this machine: a local process or a reverse proxy,
     whose streams are the phones behind it) count towards the total cap only.

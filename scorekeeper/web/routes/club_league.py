@@ -17,8 +17,10 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 
 from scorekeeper.club import league_board
 from scorekeeper.club.league import League, LeagueError, SeasonExists, UnknownSeason, new_season
-from scorekeeper.club.league_feed import ClubFeed
-from scorekeeper.club.league_models import (
+from scorekeeper.club.spelling import speller
+from scorekeeper.club.standings import ALL, RANKINGS
+from scorekeeper.store import GameStore
+from scorekeeper.web.club_models import (
     Live,
     Players,
     PlayersAdded,
@@ -28,13 +30,11 @@ from scorekeeper.club.league_models import (
     Standings,
     problems,
 )
-from scorekeeper.club.league_models import Season as SeasonModel
-from scorekeeper.club.spelling import speller
-from scorekeeper.club.standings import ALL, RANKINGS
-from scorekeeper.store import GameStore
+from scorekeeper.web.club_models import Season as SeasonModel
 from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
 from scorekeeper.web.http.auth import public
 from scorekeeper.web.http.errors import ApiError
+from scorekeeper.web.live.club_feed import ClubFeed
 from scorekeeper.web.live.hub import Hub, sse_message
 from scorekeeper.web.models import HTML, MAX_TEXT, refusals
 from scorekeeper.web.routes.events import RETRY_MS, EventStream, relay
