@@ -27,8 +27,8 @@ def main() -> None:
     warnings.simplefilter("ignore")
     body = json.dumps({"variant": "chicago", "players": list(range(1_000_000))})
     app = FastAPI()
-    app.state.store = GameStore(Path(tempfile.mkdtemp()) / "g.db")
-    app.state.hub = Hub()
+    app.state.parts.store = GameStore(Path(tempfile.mkdtemp()) / "g.db")
+    app.state.parts.hub = Hub()
     errors.install(app)
     api.register(app)
     with TestClient(app) as c:

@@ -116,7 +116,7 @@ def test_a_hand_is_stored_exactly_as_sent(client: TestClient) -> None:
         {"hand": [], "name": "Bob", "held": None, "melded": 15, "went_out": False},
     ]}
     post_hand(client, gid, sent)
-    store = client.app.state.store  # type: ignore[attr-defined]
+    store = client.app.state.parts.store  # type: ignore[attr-defined]
     assert store.events(gid)[-1] == {"type": "hand", **sent}
 
 

@@ -85,7 +85,7 @@ def test_token_file_is_created_owner_only(tmp_path: Path, monkeypatch: pytest.Mo
     assert path.read_text().strip() == token
     assert resolve_token(Settings(data_dir=data)) == (token, False)  # kept across restarts
     app = create_app(Settings(data_dir=data))
-    assert app.state.admin_token == token
+    assert app.state.parts.admin_token == token
 
 
 def test_env_token_wins_and_writes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

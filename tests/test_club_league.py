@@ -240,7 +240,7 @@ def test_bad_standings_queries_are_refused(client: TestClient, query: str, statu
 
 
 def test_live_lists_the_tables_newest_games(client: TestClient) -> None:
-    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    store: GameStore = client.app.state.parts.store  # type: ignore[attr-defined]
     Tables(store.database).add("table-1")
     Tables(store.database).add("table-2")
     gid = finished_game(client)

@@ -93,7 +93,7 @@ def test_a_table_moves_to_another_club_and_its_games_stay_home(
     fw = join(old, table, monkeypatch)
     first = [play(table), play(table)]
     drain(fw)
-    assert_same_games(table, old.app.state.store, "table-07", first)  # type: ignore[attr-defined]
+    assert_same_games(table, old.app.state.parts.store, "table-07", first)  # type: ignore[attr-defined]
     table.close()  # the table's server stopped, as `club leave` needs
 
     config = tmp_path / "config.toml"
@@ -112,12 +112,13 @@ def test_a_table_moves_to_another_club_and_its_games_stay_home(
         table.append(first[0], hand(5))  # an old game played on stays home too
         later = [play(table)]
         drain(fw)
-        new_store = new.app.state.store  # type: ignore[attr-defined]
+        new_store = new.app.state.parts.store  # type: ignore[attr-defined]
         assert_same_games(table, new_store, "table-07", later)
         assert list(club_game_ids(new_store, "table-07")) == later
         # the old club keeps what it had, and hears nothing more
-        assert old.get(f"/api/games/{club_game_ids(old.app.state.store, 'table-07')[first[0]]}"  # type: ignore[attr-defined]
-                       ).json()["seq"] == 2
+        old_store = old.app.state.parts.store  # type: ignore[attr-defined]
+        kept = club_game_ids(old_store, "table-07")[first[0]]
+        assert old.get(f"/api/games/{kept}").json()["seq"] == 2
     finally:
         table.close()
 

@@ -76,8 +76,8 @@ def table_app(tmp_path: Path, club: Club | None) -> tuple[TestClient, Roster | N
         extra = {"club_url": CLUB_URL, "club_token": club.token}
     app = create_app(Settings(data_dir=tmp_path / "table", camera="none", **extra),
                      token="table-admin")
-    OPEN.append(app.state.store)
-    roster: Roster | None = app.state.club_roster
+    OPEN.append(app.state.parts.store)
+    roster: Roster | None = app.state.parts.roster
     if roster is not None and club is not None:
         roster.fetch, roster.clock = ClubLink(club.client), Clock()
     return TestClient(app), roster

@@ -50,7 +50,7 @@ def club_fixture(any_target: Path | str, tmp_path: Path) -> Iterator[TestClient]
 
 def club_store(client: TestClient) -> GameStore:
     """The club server's own store."""
-    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    store: GameStore = client.app.state.parts.store  # type: ignore[attr-defined]
     return store
 
 

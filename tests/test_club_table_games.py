@@ -44,7 +44,7 @@ def forwarded_game(club: TestClient) -> int:
     r = club.post("/api/club/sync", json={"games": [setup(3)], "events": events(3, [1, 2])},
                   headers=bearer(token))
     assert r.status_code == 200, r.text
-    store: GameStore = club.app.state.store  # type: ignore[attr-defined]
+    store: GameStore = club.app.state.parts.store  # type: ignore[attr-defined]
     return club_game_ids(store, "table-07")[3]
 
 

@@ -63,7 +63,7 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
 
 
 def inject(client: TestClient, message: str) -> GameStore:
-    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    store: GameStore = client.app.state.parts.store  # type: ignore[attr-defined]
     store._conn = FailingWrites(store._conn, message)  # type: ignore[assignment]
     return store
 
@@ -120,7 +120,7 @@ def test_a_failed_write_is_a_503_in_words_and_health_says_so(
 
 def test_a_read_that_fails_is_a_503_in_words(client: TestClient) -> None:
     gid = new_game(client)
-    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    store: GameStore = client.app.state.parts.store  # type: ignore[attr-defined]
     store._cache.clear()
 
     class Damaged(FailingWrites):
@@ -209,14 +209,14 @@ def test_a_real_full_disk_and_a_read_only_remount(tmp_path: Path) -> None:
                 answered += 1
             assert r.status_code == 503, r.text
             assert r.json()["detail"].startswith("the scorekeeper cannot save: the disk is full")
-            app.state.store._probe = None
+            app.state.parts.store._probe = None
             assert "the disk is full" in c.get("/api/health").json()["store"]["problem"]
             assert len(c.get(f"/api/games/{gid}").json()["hands"]) == answered
             # the kernel's errors=remount-ro cannot be had from user space while files are
             # open for writing; a read-only bind mount over the folder reads the same
             subprocess.run(["mount", "--bind", str(mnt), str(mnt)], check=True)
             subprocess.run(["mount", "-o", "remount,bind,ro", str(mnt)], check=True)
-            app.state.store._probe = None
+            app.state.parts.store._probe = None
             problem = c.get("/api/health").json()["store"]["problem"]
             assert "the storage is read-only" in problem
     finally:

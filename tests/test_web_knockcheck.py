@@ -123,7 +123,7 @@ def test_a_photo_is_read_and_dropped(client: TestClient) -> None:
         assert got["legal"] is None and got["missing"] == max(0, 7 - got["count"])
     # the marked photo goes to this phone only, inline: no address to fetch it again
     assert got["image"].startswith("data:image/jpeg;base64,")
-    assert client.app.state.scans._images == {}  # type: ignore[attr-defined]
+    assert client.app.state.parts.scans._images == {}  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("cards", [["9H"], [*LEGAL, "9C", "9D"], []])

@@ -10,10 +10,17 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from scorekeeper.camera import CameraSupervisor, camera_from_spec
+from scorekeeper.club import league_board
 from scorekeeper.club.forwarder import forwarder_for
+from scorekeeper.club.league import League
+from scorekeeper.club.roster import roster_for
+from scorekeeper.club.spelling import speller
+from scorekeeper.club.sync import ClubSync
+from scorekeeper.club.tables import Tables
 from scorekeeper.config import camera_options
 from scorekeeper.decks.adapting import Adapter
 from scorekeeper.decks.learn import ScanFrames, apply_saved_learning
@@ -29,8 +36,10 @@ from scorekeeper.web.http.auth import (
 )
 from scorekeeper.web.http.headers import SecurityHeaders
 from scorekeeper.web.http.limits import MAX_BODY, BodyLimit, RateLimit
+from scorekeeper.web.live.club_feed import ClubFeed
 from scorekeeper.web.live.hub import Hub
 from scorekeeper.web.models import json_refusals
+from scorekeeper.web.qr import QrCodes
 from scorekeeper.web.routes import (
     club_league,
     club_roster,
@@ -41,6 +50,8 @@ from scorekeeper.web.routes import (
 )
 from scorekeeper.web.routes import games as api
 from scorekeeper.web.routes import knock as knockcheck
+from scorekeeper.web.routes.pages import STATIC_DIR
+from scorekeeper.web.state import AppState, ClubServer, parts
 from scorekeeper.web.vision import ScanImages, Vision
 
 OPENAPI_PATH = "/openapi.json"
@@ -75,7 +86,7 @@ class _App(FastAPI):
         schemes[ADMIN_SCHEME] = {"type": "http", "scheme": "bearer",
                                  "description": "the table's admin token (the admin link's "
                                                 "#token=...)"}
-        if getattr(self.state, "verify_table", None) is not None:
+        if parts(self).club is not None:
             schemes[TABLE_SCHEME] = {"type": "http", "scheme": "bearer",
                                      "description": "a club table's token (scorekeeper club "
                                                     "add-table)"}
@@ -91,6 +102,17 @@ def _serve_openapi(app: FastAPI) -> None:
         return JSONResponse(app.openapi())
 
     app.add_api_route(OPENAPI_PATH, openapi_json, methods=["GET"], include_in_schema=False)
+
+
+def _club_server(store: GameStore, hub: Hub) -> ClubServer:
+    """A club server's parts, over the club's own store."""
+    tables = Tables(store.database)
+    sync = ClubSync(store, tables)
+    league = League(store.database)
+    feed = ClubFeed(hub, lambda season: league_board.big_screen(store, league, season))
+    return ClubServer(tables=tables, sync=sync, league=league, feed=feed,
+                      owner=club_sync.owner_refusal(sync),
+                      health=lambda: club_sync.server_health(tables))
 
 
 def create_app(settings: Settings | None = None, token: str | None = None) -> FastAPI:
@@ -127,33 +149,33 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app = _App(title="scorekeeper", version=_version(), docs_url=None, redoc_url=None,
                openapi_url=None, lifespan=lifespan)
     app.router.route_class = GuardedRoute
-    app.state.settings = settings
-    app.state.store = store
-    app.state.hub = Hub()
-    app.state.camera = camera
-    app.state.vision = Vision(settings.model_dir, settings.model_runtime)
-    app.state.scans = ScanImages()
-    app.state.forwarder = forwarder
+    hub = Hub()
+    state = AppState(
+        settings=settings, store=store, hub=hub, camera=camera,
+        vision=Vision(settings.model_dir, settings.model_runtime), scans=ScanImages(),
+        scan_frames=ScanFrames(), adapter=adapter, qr_codes=QrCodes(),
+        knock_limit=RateLimit(), admin_token=token or resolve_token(settings)[0],
+        forwarder=forwarder)
     if forwarder is not None:  # each commit goes to the club at once, not at the next poll
-        app.state.hub.watch(lambda _view: forwarder.wake())
-    app.state.admin_token = token or resolve_token(settings)[0]
+        hub.watch(lambda _view: forwarder.wake())
+    apply_saved_learning(settings)
+    if settings.club_server:
+        state.club = _club_server(store, hub)
+        state.spelling = speller(state.club.league.players)  # a game begun at the club, too
+    else:
+        state.roster = roster_for(settings)  # a table's copy of its club's players
+        if state.roster is not None:
+            state.spelling = speller(state.roster.kept)
+    app.state.parts = state
     errors.install(app)
     app.add_middleware(BodyLimit, default=MAX_BODY,
                        limits={**scan.BODY_LIMITS, **knockcheck.BODY_LIMITS,
                                **decks.BODY_LIMITS, **club_sync.BODY_LIMITS})
-    pages.register(app)
-    app.include_router(api.router)
-    app.include_router(scan.router)
-    app.state.knock_limit = RateLimit()
-    app.include_router(knockcheck.router)
-    app.state.adapter = adapter
-    apply_saved_learning(settings)
-    app.state.scan_frames = ScanFrames()
-    app.include_router(decks.router)
+    for area in (pages, api, scan, knockcheck, decks):
+        app.include_router(area.router)
+    app.include_router(club_sync.router if settings.club_server else club_roster.router)
     if settings.club_server:
-        club_sync.register(app, store)
-        club_league.register(app, store)
-    else:
-        club_roster.register(app, settings)  # a table's copy of its club's players
+        app.include_router(club_league.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     _serve_openapi(app)
     return app

@@ -23,6 +23,7 @@ from scorekeeper.web.app import create_app
 from scorekeeper.web.http.auth import resolve_token
 from scorekeeper.web.http.connections import raise_file_limit, server_config
 from scorekeeper.web.live.hub import Hub
+from scorekeeper.web.state import parts
 
 log = logging.getLogger(__name__)
 
@@ -245,4 +246,4 @@ def serve(
            reach=reach, club=mode_line(settings, url))
     # header deadline, connection caps and the file limit: see connections.py
     uvicorn_config = server_config(app, settings.host, settings.port, raise_file_limit())
-    _Server(uvicorn_config, app.state.hub).run()
+    _Server(uvicorn_config, parts(app).hub).run()

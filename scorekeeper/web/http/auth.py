@@ -25,6 +25,7 @@ from scorekeeper.files import write_atomic
 from scorekeeper.settings import Settings
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.models import UNAUTHORIZED
+from scorekeeper.web.state import parts
 
 F = TypeVar("F", bound=Callable[..., Any])
 ADMIN_SCHEME = "adminToken"  # the OpenAPI security scheme: `Authorization: Bearer <token>`
@@ -56,12 +57,11 @@ def is_table_route(endpoint: Callable[..., Any]) -> bool:
 async def club_table(request: Request) -> object | None:
     """The table whose token the request carries, or None (also on a server that is no
     club server). The check reads the database, so it runs in a worker thread."""
-    verify: Callable[[str], object | None] | None = getattr(request.app.state,
-                                                            "verify_table", None)
+    club = parts(request.app).club
     given = bearer(request)
-    if verify is None or given is None:
+    if club is None or given is None:
         return None
-    return await run_in_threadpool(verify, given)
+    return await run_in_threadpool(club.tables.verify, given)
 
 
 def load_or_create_token(path: Path) -> tuple[str, bool]:
@@ -96,7 +96,7 @@ def bearer(request: Request) -> str | None:
 def is_admin(request: Request) -> bool:
     """Whether the request carries this table's admin token (constant-time compare)."""
     given = bearer(request)
-    token: str = request.app.state.admin_token
+    token = parts(request.app).admin_token
     return given is not None and hmac.compare_digest(given.encode(), token.encode())
 
 

@@ -3,7 +3,7 @@ for every route that writes one.
 
 A club server holds games its tables forwarded; the table keeps that game's log and goes on
 sending it, so an event written at the club would meet the table's own under the same seq.
-The club sets `app.state.game_owner` (game id -> the refusal in words, or None) and every
+A club server's parts hold its `owner` (game id -> the refusal in words, or None) and every
 write here asks it first.
 """
 

@@ -8,17 +8,15 @@ scorekeeper/club/roster.py; this only carries it over HTTP.
 
 from __future__ import annotations
 
-from typing import Annotated, cast
+from typing import Any
 
-from fastapi import Depends, FastAPI, Request, Response
+from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from scorekeeper.club.roster import OFF, PLAYERS_PATH, Roster, roster_for
-from scorekeeper.club.spelling import Spelling, as_typed, speller
-from scorekeeper.settings import Settings
-from scorekeeper.web.http.auth import public
+from scorekeeper.club.roster import OFF, PLAYERS_PATH
+from scorekeeper.web.deps import RosterDep
+from scorekeeper.web.http.auth import GuardedRoute, public
 
 
 class TablePlayers(BaseModel):
@@ -32,32 +30,15 @@ class TablePlayers(BaseModel):
     problem: str | None = Field(description="why the club was not heard, or club mode is off")
 
 
-async def get_roster(request: Request) -> Roster | None:
-    return cast("Roster | None", request.app.state.club_roster)
+router = APIRouter(route_class=GuardedRoute)
 
 
-async def get_spelling(request: Request) -> Spelling:
-    """How a new game's names are spelled here: as the club's players, on a club server and
-    on a table in club mode (spelling.py); as typed otherwise."""
-    return cast(Spelling, getattr(request.app.state, "club_spelling", as_typed))
-
-
-RosterDep = Annotated["Roster | None", Depends(get_roster)]
-SpellingDep = Annotated[Spelling, Depends(get_spelling)]
-
-
+@router.get(PLAYERS_PATH, response_model=TablePlayers, response_model_exclude_unset=True)
 @public
-async def club_players(roster: RosterDep) -> Response:
+async def club_players(roster: RosterDep) -> dict[str, Any]:
     """The club's players for a new game here, and how old the list is; anyone at the table
     may read them (they are the club's public list)."""
     if roster is None:
-        return JSONResponse(OFF)
-    return JSONResponse(await run_in_threadpool(roster.view))
-
-
-def register(app: FastAPI, settings: Settings) -> None:
-    """Mount the route on a table's app (club mode or not)."""
-    roster = app.state.club_roster = roster_for(settings)
-    if roster is not None:
-        app.state.club_spelling = speller(roster.kept)
-    app.add_api_route(PLAYERS_PATH, club_players, methods=["GET"], response_model=TablePlayers)
+        return OFF
+    view: dict[str, Any] = await run_in_threadpool(roster.view)
+    return view

@@ -16,7 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from scorekeeper.store import Written
 from scorekeeper.store.requests import Answer
-from scorekeeper.web.deps import SettingsDep, StoreDep, WriterDep
+from scorekeeper.web.deps import SettingsDep, SpellingDep, StoreDep, WriterDep
 from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.preconditions import (
     REPLAYED,
@@ -38,7 +38,6 @@ from scorekeeper.web.models import (
     SettingsIn,
     refusals,
 )
-from scorekeeper.web.routes.club_roster import SpellingDep
 from scorekeeper.web.routes.events import EventStream, game_events
 from scorekeeper.web.variants import Variants, variants
 

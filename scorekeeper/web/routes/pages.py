@@ -7,20 +7,25 @@ import sqlite3
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Response
+from fastapi import APIRouter, Query, Response
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import FileResponse, HTMLResponse
 
 from scorekeeper.club.forwarder import Forwarder
 from scorekeeper.store import GameStore
 from scorekeeper.store.faults import StoreError, explain
-from scorekeeper.web.deps import AdminDep, CameraDep, QrCodesDep, StoreDep
-from scorekeeper.web.http.auth import public
+from scorekeeper.web.deps import (
+    AdminDep,
+    CameraDep,
+    ClubOrNoneDep,
+    ForwarderDep,
+    QrCodesDep,
+    StoreDep,
+)
+from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.models import HTML, SVG, Health, Session, refusals
-from scorekeeper.web.qr import QR_MAX_TEXT, QrCodes
-from scorekeeper.web.routes.club_sync import ClubHealthDep, ForwarderDep
+from scorekeeper.web.qr import QR_MAX_TEXT
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +42,10 @@ class Svg(Response):
     media_type = "image/svg+xml"
 
 
+router = APIRouter(route_class=GuardedRoute)
+
+
+@router.get("/", response_class=HTMLResponse, responses=HTML)
 @public
 def index() -> Response:
     page = STATIC_DIR / "index.html"
@@ -80,9 +89,11 @@ def _logged(action: str, exc: Exception) -> None:
                   exc_info=(type(exc), exc, exc.__traceback__))
 
 
+@router.get("/api/health", response_model=Health, response_model_exclude_unset=True,
+            responses={503: {"model": Health, "description": "the store cannot read or write"}})
 @public
 async def health(store: StoreDep, camera: CameraDep, forwarder: ForwarderDep,
-                 club_server: ClubHealthDep) -> Response:
+                 club: ClubOrNoneDep, response: Response) -> dict[str, Any]:
     """200 only when the store reads and can write; else 503 saying what is wrong.
 
     In club mode, `club` says how forwarding goes; the club being away is not a fault of
@@ -94,19 +105,22 @@ async def health(store: StoreDep, camera: CameraDep, forwarder: ForwarderDep,
                             "camera": {"state": status.state, "error": status.error}}
     if forwarder is not None:
         body["club"] = await run_in_threadpool(_club_health, forwarder)
-    elif club_server is not None:  # a club server: its tables, each live, behind or offline
-        body["club"] = await run_in_threadpool(club_server)
+    elif club is not None:  # a club server: its tables, each live, behind or offline
+        body["club"] = await run_in_threadpool(club.health)
     if not ok:
         body["detail"] = write.get("problem") or db
-    return JSONResponse(body, status_code=200 if ok else 503)
+        response.status_code = 503
+    return body
 
 
+@router.get("/api/session", response_model=Session)
 @public
 def session(admin: AdminDep) -> Session:
     """Whether this phone holds the admin token (the page then shows the admin's buttons)."""
     return Session(admin=admin)
 
 
+@router.get("/api/qr.svg", response_class=Svg, responses={**SVG, **refusals(414, 422)})
 @public
 async def qr_svg(url: Annotated[str, Query(min_length=1)], codes: QrCodesDep) -> Response:
     """A QR code drawn here, so the page needs no CDN to show one."""
@@ -115,15 +129,3 @@ async def qr_svg(url: Annotated[str, Query(min_length=1)], codes: QrCodesDep) ->
                             f"got {len(url)}")
     svg = await codes.svg(url)
     return Svg(svg, headers={"Cache-Control": "max-age=86400"})
-
-
-def register(app: FastAPI) -> None:
-    app.add_api_route("/", index, methods=["GET"], response_class=HTMLResponse, responses=HTML)
-    app.add_api_route("/api/health", health, methods=["GET"], response_model=Health,
-                      responses={503: {"model": Health, "description": "the store cannot "
-                                                                       "read or write"}})
-    app.add_api_route("/api/session", session, methods=["GET"], response_model=Session)
-    app.state.qr_codes = QrCodes()
-    app.add_api_route("/api/qr.svg", qr_svg, methods=["GET"], response_class=Svg,
-                      responses={**SVG, **refusals(414, 422)})
-    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
