@@ -45,6 +45,7 @@ from scorekeeper.web.routes import (
     club_roster,
     club_sync,
     decks,
+    events,
     pages,
     scan,
 )
@@ -171,7 +172,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.add_middleware(BodyLimit, default=MAX_BODY,
                        limits={**scan.BODY_LIMITS, **knockcheck.BODY_LIMITS,
                                **decks.BODY_LIMITS, **club_sync.BODY_LIMITS})
-    for area in (pages, api, scan, knockcheck, decks):
+    for area in (pages, api, events, scan, knockcheck, decks):
         app.include_router(area.router)
     app.include_router(club_sync.router if settings.club_server else club_roster.router)
     if settings.club_server:

@@ -7,14 +7,15 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Header, Response
+from fastapi import APIRouter, Header, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from scorekeeper.store import GameStore
 from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
-from scorekeeper.web.http.auth import public
+from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.live.hub import REFUSED_RETRY_S, Hub, Item, StreamRefused, sse_message
+from scorekeeper.web.models import EVENT_STREAM, refusals
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,11 @@ async def relay(queue: asyncio.Queue[Item], sent: int,
             yield message
 
 
+router = APIRouter(route_class=GuardedRoute)
+
+
+@router.get("/api/games/{game_id}/events", response_class=EventStream,
+            responses={**EVENT_STREAM, **refusals(404, 422, 429, 503)})
 @public
 async def game_events(
     game_id: int, store: StoreDep, hub: HubDep, settings: SettingsDep, client: ClientDep,

@@ -27,7 +27,6 @@ from scorekeeper.web.http.preconditions import (
     request_key,
 )
 from scorekeeper.web.models import (
-    EVENT_STREAM,
     GameSummary,
     GameView,
     HandAnswer,
@@ -38,7 +37,6 @@ from scorekeeper.web.models import (
     SettingsIn,
     refusals,
 )
-from scorekeeper.web.routes.events import EventStream, game_events
 from scorekeeper.web.variants import Variants, variants
 
 
@@ -97,11 +95,6 @@ def get_game(game_id: int, store: StoreDep, response: Response) -> dict[str, Any
     view = store.get(game_id)
     response.headers["ETag"] = etag(view["seq"])
     return view
-
-
-router.add_api_route("/api/games/{game_id}/events", game_events, methods=["GET"],
-                     response_class=EventStream,
-                     responses={**EVENT_STREAM, **READ, **refusals(404, 429)})
 
 
 @router.post("/api/games", status_code=201, response_model=GameView,
