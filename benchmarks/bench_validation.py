@@ -13,11 +13,15 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from scorekeeper.club.spelling import as_typed
+from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
+from scorekeeper.web.deps import get_hub, get_settings, get_spelling, get_store
 from scorekeeper.web.http import errors
 from scorekeeper.web.live.hub import Hub
 from scorekeeper.web.routes import games as api
@@ -26,14 +30,18 @@ from scorekeeper.web.routes import games as api
 def main() -> None:
     warnings.simplefilter("ignore")
     body = json.dumps({"variant": "chicago", "players": list(range(1_000_000))})
-    app = FastAPI()
-    app.state.parts.store = GameStore(Path(tempfile.mkdtemp()) / "g.db")
-    app.state.parts.hub = Hub()
+    app, folder = FastAPI(), Path(tempfile.mkdtemp())
+    store, hub, settings = GameStore(folder / "g.db"), Hub(), Settings(data_dir=folder)
+    app.dependency_overrides.update({get_store: lambda: store, get_hub: lambda: hub,
+                                     get_settings: lambda: settings,
+                                     get_spelling: lambda: as_typed})
+    app.state.parts = SimpleNamespace(admin_token="t")  # what the routes' guard reads
     errors.install(app)
-    api.register(app)
+    app.include_router(api.router)
     with TestClient(app) as c:
         start = time.perf_counter()
-        r = c.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+        r = c.post("/api/games", content=body, headers={"Content-Type": "application/json",
+                                                        "Authorization": "Bearer t"})
         took = time.perf_counter() - start
     print(f"body {len(body) / 1e6:.1f} MB -> {r.status_code}, reply {len(r.content)} bytes "
           f"in {took:.2f} s: {r.text[:100]}")

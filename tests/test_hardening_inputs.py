@@ -352,11 +352,14 @@ def test_a_body_of_megabytes_gets_a_small_reply_from_the_handler(tmp_path: Path,
                                                                  body: Any) -> None:
     """The validation handler and the body models alone, without the server's body limit
     in front of them (which refuses a body over 1 MB before it is read)."""
+    from types import SimpleNamespace
+
     from fastapi import FastAPI
 
+    from scorekeeper.club.spelling import as_typed
     from scorekeeper.settings import Settings
     from scorekeeper.store import GameStore
-    from scorekeeper.web.deps import get_hub, get_settings, get_store
+    from scorekeeper.web.deps import get_hub, get_settings, get_spelling, get_store
     from scorekeeper.web.http import errors
     from scorekeeper.web.live.hub import Hub
     from scorekeeper.web.routes import games as api
@@ -364,13 +367,16 @@ def test_a_body_of_megabytes_gets_a_small_reply_from_the_handler(tmp_path: Path,
     app, store, hub = FastAPI(), GameStore(tmp_path / "games.db"), Hub()
     settings = Settings(data_dir=tmp_path)
     app.dependency_overrides.update({get_store: lambda: store, get_hub: lambda: hub,
-                                     get_settings: lambda: settings})
+                                     get_settings: lambda: settings,
+                                     get_spelling: lambda: as_typed})
+    app.state.parts = SimpleNamespace(admin_token="t")  # what the routes' guard reads
     errors.install(app)
-    api.register(app)
+    app.include_router(api.router)
     data = json.dumps(body)
     assert len(data) > 5_000_000
     with TestClient(app) as c:
-        r = c.post("/api/games", content=data, headers={"Content-Type": "application/json"})
+        r = c.post("/api/games", content=data, headers={"Content-Type": "application/json",
+                                                        "Authorization": "Bearer t"})
         _small_and_plain(r)
         assert r.json()["detail"] == "players: has too many entries: at most 64"
     store.close()
