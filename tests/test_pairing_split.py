@@ -46,3 +46,17 @@ def test_twin_cards_too_far_apart_for_one_card_stay_two() -> None:
     b = _index((380, 380, 400, 420))
     boxes = [Detection((0, 0, 300, 300), 1, 0.9), Detection((100, 100, 400, 420), 1, 0.9)]
     assert len(pair_indices([a, b], boxes)) == 2
+
+
+def test_a_card_whose_corner_a_fanned_neighbours_box_took_is_one_card() -> None:
+    # real-photos-dev IMG_2593 (a fan of four), as the detector boxes it: the 10♥'s box
+    # holds both its corners, but the Q♠'s box, which the 10♥'s near corner overlaps by
+    # half, takes that corner first (it reads surer than the Q♠'s own)
+    ten = [IndexReading(Detection((209, 265, 236, 292), 0, 0.86), "10H", 0.98),
+           IndexReading(Detection((323, 275, 353, 303), 0, 0.88), "10H", 0.98)]
+    queen = [IndexReading(Detection((124, 332, 150, 361), 0, 0.84), "QS", 0.99),
+             IndexReading(Detection((234, 347, 263, 377), 0, 0.8), "QS", 0.99)]
+    boxes = [Detection((122, 278, 266, 433), 1, 0.94), Detection((206, 211, 355, 360), 1, 0.93)]
+    cards = pair_indices(ten + queen, boxes)
+    assert sorted(c.card for c in cards) == ["10H", "QS"]
+    assert all(len(c.indices) == 2 for c in cards)

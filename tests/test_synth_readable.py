@@ -115,3 +115,19 @@ def test_readable_scenes_label_more_covered_corners() -> None:
             if lab["kind"] == "readable":
                 assert lab["rank"] >= 0.5 and lab["pip"] >= 0.35
     assert readable > 0
+
+
+def test_crops_cut_a_readable_corner_by_todays_rule(tmp_path: Path) -> None:
+    # a corner rendered when a third of a pip was enough: now it is left untaught
+    (tmp_path / "images").mkdir()
+    (tmp_path / "cards").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "000000.jpg"), np.full((120, 120, 3), 200, np.uint8))
+    old = {"card": "3C", "box": [10, 10, 30, 40], "kind": "readable", "visible": 0.6,
+           "rank": 0.9, "pip": 0.4, "card_id": 0, "deck": "d"}
+    (tmp_path / "cards" / "000000.json").write_text(json.dumps([old]))
+    _, y = crops_from_dataset(tmp_path, random.Random(0), per_index=2, negatives=0.0)
+    assert (y == CLASS_OF["3C"]).sum() == 0
+    old["pip"] = 0.6
+    (tmp_path / "cards" / "000000.json").write_text(json.dumps([old]))
+    _, y = crops_from_dataset(tmp_path, random.Random(0), per_index=2, negatives=0.0)
+    assert (y == CLASS_OF["3C"]).sum() == 2

@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorekeeper.training.synth.compose import readable_kind
 from scorekeeper.training.synth.index_box import iou
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES, NONE
 from scorekeeper.vision.classifier import crop_index
@@ -50,7 +51,10 @@ def _crops_of(job: tuple[Path, list[Path], int, int, float, int]) -> tuple[list,
         # a corner partly covered that a person still reads ("readable", `Style.readable`)
         # is taught as its card, `readable` jittered copies each (they are few: a fan's)
         for o in labels:
-            if o["kind"] == "readable":
+            # by today's rule (`readable_kind`) on the shares the label records, so scenes
+            # rendered under an earlier one are cut as if rendered now
+            if o["kind"] == "readable" and readable_kind(o["visible"], o["rank"],
+                                                         o["pip"]) == "readable":
                 for _ in range(per_index * readable):
                     xs.append(crop_index(image, _jitter(tuple(o["box"]), rng, 0.12)))
                     ys.append(CLASS_OF[o["card"]])

@@ -225,10 +225,11 @@ def _reach(claimed: list[Claim]) -> float | None:
 
 
 def _join_split(cards: list[PhysicalCard], reach: float | None) -> list[PhysicalCard]:
-    """One card the detector boxed as two (a close-up turned ~30°: each half-box takes one
-    corner) is one card: two one-corner cards of one code whose corners lie where one
-    card's corners lie, and whose boxes both hold the point halfway between them (that
-    card's centre). Two twin cards each show their own box around their own middle."""
+    """One card whose two corners two card boxes took is one card: two one-corner cards of
+    one code whose corners lie where one card's corners lie, and either both boxes hold the
+    point halfway between them (that card's centre: a close-up turned ~30° boxed as two
+    halves) or one box holds both corners (a fanned neighbour's box took one of them, its
+    own box both). Two twin cards each show their own box around their own middle."""
     out = list(cards)
     for a in cards:
         if a not in out or len(a.indices) != 1:
@@ -239,11 +240,13 @@ def _join_split(cards: list[PhysicalCard], reach: float | None) -> list[Physical
             ra, rb = a.indices[0], b.indices[0]
             mid = ((ra.det.centre[0] + rb.det.centre[0]) / 2,
                    (ra.det.centre[1] + rb.det.centre[1]) / 2)
-            if (point_in_box(mid, a.box) and point_in_box(mid, b.box)
-                    and _one_card(ra, rb, reach)):
+            halves = point_in_box(mid, a.box) and point_in_box(mid, b.box)
+            whole = [box for box in (a.box, b.box) if point_in_box(ra.det.centre, box)
+                     and point_in_box(rb.det.centre, box)]
+            if (halves or whole) and _one_card(ra, rb, reach):
                 out.remove(a)
-                out[out.index(b)] = PhysicalCard(a.card, _confidence([ra, rb]),
-                                                 _union([ra, rb], a.box, b.box), (ra, rb))
+                box = _union([ra, rb], a.box, b.box) if halves else _union([ra, rb], whole[0])
+                out[out.index(b)] = PhysicalCard(a.card, _confidence([ra, rb]), box, (ra, rb))
                 break
     return out
 
