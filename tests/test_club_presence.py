@@ -121,6 +121,7 @@ def test_a_restarted_table_still_says_when_it_last_reached_the_club(
     drain(fw)
     reached = fw.health()["last_success"]
     assert reached is not None
+    fw.stop()  # as the app's lifespan does: written then (else at most a minute old)
     table.close()
     table = GameStore(tmp_path / "table.db")  # the table's server restarted, the club away
     try:

@@ -38,6 +38,7 @@ RETRY_MIN_S = 0.5
 RETRY_MAX_S = 30.0
 POLL_S = 1.0
 HEARTBEAT_S = 15.0
+KEEP_S = 60.0  # `last_success` is written to the table's database at most this often
 TIMEOUT_S = 10.0
 
 
@@ -107,6 +108,7 @@ class Forwarder:
         self._solo = False  # after a refusal that names no game: one game a batch
         self._failures = 0
         self._contact = -HEARTBEAT_S  # when the club last answered (monotonic)
+        self._kept = -KEEP_S  # when `last_success` was last written (monotonic)
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -130,12 +132,18 @@ class Forwarder:
         log.info("club mode: forwarding this table's games to %s", shown_url(self.url))
 
     def stop(self, wait_s: float = 2.0) -> None:
-        """Stop sending. A request under way is abandoned: the club may have stored it, and
-        the next start sends it again, which the club recognises."""
+        """Stop sending, keeping when the club last answered. A request under way is
+        abandoned: the club may have stored it, and the next start sends it again, which
+        the club recognises."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
             self._thread.join(wait_s)
+        if self.outbox is not None and self.last_success is not None:
+            try:
+                self.outbox.keep_last_success(self.last_success)
+            except Exception:  # the server is stopping: say so, never fail the stop
+                log.exception("club: could not keep the time of the last success")
 
     @property
     def health_url(self) -> str:
@@ -213,9 +221,8 @@ class Forwarder:
             raise Unreachable(f"the club refused this table's token ({status}): ask the club "
                               f"for a new one (scorekeeper club rotate-token)")
         parsed = _answer(answer) if status in (200, 409, 422) else None
-        answered: str | None = None
         if parsed is not None:
-            answered = self.outbox.record(parsed)  # kept there: health shows it after a restart
+            self.outbox.record(parsed)
             self._solo = False
             more = _progress(due, parsed)
         elif status in (400, 409, 413, 422) and due:
@@ -223,8 +230,11 @@ class Forwarder:
             more = True
         else:  # 5xx, or not a club server's answer: worth retrying, not blaming a game
             raise Unreachable(f"the club server answered {status}: {_detail(answer)}")
-        self.connected, self.last_success, self.last_error = True, answered or now(), None
+        self.connected, self.last_success, self.last_error = True, now(), None
         self._contact = time.monotonic()
+        if self._contact - self._kept >= KEEP_S:  # a write a minute, not one per batch
+            self.outbox.keep_last_success(self.last_success)
+            self._kept = self._contact
         return more
 
     def _refused_unexplained(self, game_id: int, status: int, answer: Any) -> None:

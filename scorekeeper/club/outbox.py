@@ -17,7 +17,6 @@ from typing import Any
 
 from scorekeeper.club.protocol import SyncAnswer
 from scorekeeper.club.schema import migrate_outbox
-from scorekeeper.club.tables import now
 from scorekeeper.store import GameNotFound, GameStore
 from scorekeeper.store.database import Tx
 
@@ -88,8 +87,8 @@ class Outbox:
             tx.execute("UPDATE club_outbox SET problem = NULL WHERE problem IS NOT NULL")
 
     def last_success(self) -> str | None:
-        """When the club last answered, as kept by `record` (a restarted table still says
-        when it last reached the club, not "never")."""
+        """When the club last answered, as kept by `keep_last_success` (a restarted table
+        still says when it last reached the club, not "never")."""
         with self.db.read() as tx:
             row = tx.fetchone("SELECT value FROM club_link WHERE name = 'last_success'")
         return None if row is None else str(row[0])
@@ -125,17 +124,12 @@ class Outbox:
                        for n, body in enumerate(bodies, start=1)]
         return {"games": games, "events": events}
 
-    def record(self, answer: SyncAnswer) -> str:
-        """What the club said it holds; the refused games, marked with why; and that the
-        club answered now (`last_success`, in the same transaction: no write of its own),
-        which it returns."""
+    def record(self, answer: SyncAnswer) -> None:
+        """What the club said it holds; the refused games, marked with why."""
         # a refused game's club copy may hold other events past the refused one: what the
         # table has delivered ends just before it
         refused = {p.table_game_id: p.seq - 1 for p in answer.problems if p.seq > 0}
-        answered = now()
         with self.db.transaction() as tx:
-            tx.execute("INSERT INTO club_link (name, value) VALUES ('last_success', ?)"
-                       " ON CONFLICT (name) DO UPDATE SET value = excluded.value", (answered,))
             for ack in answer.acked:
                 held = min(ack.seq, refused.get(ack.table_game_id, ack.seq))
                 tx.execute(_UPSERT, (ack.table_game_id, 1, held))
@@ -143,7 +137,12 @@ class Outbox:
                 tx.execute(_UPSERT, (game_id, 0, 0))
             for problem in answer.problems:
                 self._refuse(tx, problem.table_game_id, problem.detail)
-        return answered
+
+    def keep_last_success(self, when: str) -> None:
+        """Keep when the club last answered, for `last_success` after a restart."""
+        with self.db.transaction() as tx:
+            tx.execute("INSERT INTO club_link (name, value) VALUES ('last_success', ?)"
+                       " ON CONFLICT (name) DO UPDATE SET value = excluded.value", (when,))
 
     def refuse(self, game_id: int, why: str) -> None:
         with self.db.transaction() as tx:
