@@ -18,7 +18,7 @@ from scorekeeper.rules.hand import PlayerHand, parse_players
 from scorekeeper.rules.names import clean_name, json_kind
 from scorekeeper.rules.scoring import score_hand
 from scorekeeper.rules.settings import VariantSettings
-from scorekeeper.rules.variants import VARIANTS, Variant
+from scorekeeper.rules.variants import VARIANTS, Knock, Variant
 
 MOST_STORED = 8  # the most players any game could be created with
 
@@ -233,12 +233,17 @@ class Game:
         trial = self.copy()
         return trial.apply({"type": "hand", "players": players})  # type: ignore[return-value]
 
-    def knock_check(self, player: str, cards: list[str]) -> dict[str, Any]:
-        """Chicago: would this player's knock with these cards be legal right now?"""
+    def knock(self) -> Knock:
+        """The variant's knock; RulesError naming the variants that have one, if it has none."""
         knock = self.rules.knock
         if knock is None:
             knocking = " and ".join(v.label for v in VARIANTS.entries() if v.knock)
             raise RulesError(f"the knock check is for {knocking}")
+        return knock
+
+    def knock_check(self, player: str, cards: list[str]) -> dict[str, Any]:
+        """Chicago: would this player's knock with these cards be legal right now?"""
+        knock = self.knock()
         name = self.player_name(player)
         return {"player": name, **knock.check(parse_cards(cards), self._state.totals[name],
                                               self.settings)}

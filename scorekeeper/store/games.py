@@ -44,6 +44,7 @@ from scorekeeper.store.requests import (
     changes_since,
     remember,
     seen,
+    view_answer,
 )
 from scorekeeper.store.schema import MIGRATIONS
 from scorekeeper.store.sqlite import SqliteDatabase
@@ -81,11 +82,6 @@ class _Entry:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _as_is(view: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
-    """The answer of a write whose caller gave no other: the game's new view."""
-    return view
 
 
 def _view(game_id: int, game: Game, seq: int, created_at: str,
@@ -319,8 +315,8 @@ class GameStore:
     ) -> Written:
         """`create`, once per `request` key: a repeat answers the game the key made first."""
         game = Game(variant, list(players), settings)
-        created = _now()
         now = datetime.now(UTC)
+        created = now.isoformat(timespec="seconds")
         with self._lock:
             with self._transaction() as tx:
                 first = seen(tx, NEW_GAME, request, now) if request else None
@@ -425,17 +421,11 @@ class GameStore:
 
         Returns the new view and the engine's result. On RulesError or GameOver nothing
         is written and the cached game is unchanged."""
-        results: list[dict[str, Any] | None] = []
-
-        def keep(view: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
-            results.append(result)
-            return view
-
-        written = self.write(game_id, event, keep)
-        return written.view, results[0]
+        written = self.write(game_id, event)
+        return written.view, written.result
 
     def write(
-        self, game_id: int, event: dict[str, Any], answer: Answer = _as_is, *,
+        self, game_id: int, event: dict[str, Any], answer: Answer = view_answer, *,
         expect_seq: int | None = None, request: RequestKey | None = None,
     ) -> Written:
         """`append`, judged first against the request's key and the game's version.
@@ -468,7 +458,8 @@ class GameStore:
                 tx.execute(
                     "INSERT INTO events (game_id, seq, type, body, created_at)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, seq, str(event.get("type")), body, _now()),
+                    (game_id, seq, str(event.get("type")), body,
+                     now.isoformat(timespec="seconds")),
                 )
                 tx.execute(
                     "UPDATE games SET seq = ?, summary = ? WHERE id = ?",
@@ -480,7 +471,7 @@ class GameStore:
             self._cache[game_id] = new
             ended = bool(new.view.get("game_over")) and not entry.view.get("game_over")
             self._backup_due("game" if ended else "daily")
-        return Written(new.view, said)
+        return Written(new.view, said, result=result)
 
     def _moved(self, tx: Tx, game_id: int, expected: int, seq: int) -> GameMoved:
         """The refusal of a write made against version `expected` of a game now at `seq`."""

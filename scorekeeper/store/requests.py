@@ -36,15 +36,22 @@ class RequestKey:
     fingerprint: str
 
 
+def view_answer(view: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
+    """The answer of a write that answers with the game as it now stands."""
+    return view
+
+
 @dataclass(frozen=True)
 class Written:
-    """What a write did: the game as it stands and the answer to send.
+    """What a write did: the game as it stands, the engine's result, and the answer to send.
 
-    `replayed`: the key was seen before, nothing was written, `answer` is the first one."""
+    `replayed`: the key was seen before, nothing was written (no result), `answer` is the
+    first one."""
 
     view: dict[str, Any]
     answer: dict[str, Any]
     replayed: bool = False
+    result: dict[str, Any] | None = None
 
 
 class GameMoved(Exception):

@@ -192,11 +192,7 @@ class GuardedH11Protocol(H11Protocol):
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
-        if self.transport.is_closing():
-            return
-        if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
-            self.transport.write(_EVICTED)
-        self.transport.close()
+        self._close_waiting(_EVICTED)
 
     def _expire(self) -> None:
         """Close a connection that has not delivered a request head in time.
@@ -205,10 +201,16 @@ class GuardedH11Protocol(H11Protocol):
         business, not the client's delay, so it is left alone.
         """
         self._deadline = None
-        if self.handling() or self.transport.is_closing():
+        if not self.handling():
+            self._close_waiting(_TIMEOUT)
+
+    def _close_waiting(self, answer: bytes) -> None:
+        """Close a connection waiting for its request head: a request begun gets `answer`,
+        a silent connection is just closed."""
+        if self.transport.is_closing():
             return
         if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
-            self.transport.write(_TIMEOUT)  # a request begun; a silent one is just closed
+            self.transport.write(answer)
         self.transport.close()
 
 

@@ -21,7 +21,6 @@ from scorekeeper.store import RequestKey
 from scorekeeper.store.requests import MAX_KEY
 from scorekeeper.web.http.errors import ApiError
 
-ANY = -1  # If-Match: * (any version of a game that exists)
 _TAG = re.compile(r'^(W/)?"(\d{1,18})"$')
 _KEY = re.compile(r"^[\x21-\x7e]+$")  # visible ASCII: a UUID, a token, a quoted string
 REPLAYED = "Idempotent-Replayed"  # on an answer given again for a repeated key
@@ -32,7 +31,8 @@ def etag(seq: int) -> str:
 
 
 def expected_seq(if_match: str | None) -> int | None:
-    """The version an If-Match names: None without the header, ANY for `*`.
+    """The version an If-Match names; None without the header, and for `*` (any version of
+    a game that exists: the write itself answers 404 for one that does not).
 
     Several tags (`"3", "4"`) are refused: a phone knows one version of a game. A malformed
     or weak tag matches no version (RFC 9110: weak tags never match If-Match), so 412."""
@@ -40,7 +40,7 @@ def expected_seq(if_match: str | None) -> int | None:
         return None
     value = if_match.strip()
     if value == "*":
-        return ANY
+        return None
     match = _TAG.match(value)
     if match is None or match.group(1):
         raise ApiError(412, f"If-Match must name one version of the game, as its ETag does "

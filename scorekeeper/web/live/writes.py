@@ -16,9 +16,8 @@ from typing import Any
 from fastapi.concurrency import run_in_threadpool
 
 from scorekeeper.store import GameStore, RequestKey, Written
-from scorekeeper.store.requests import Answer
+from scorekeeper.store.requests import Answer, view_answer
 from scorekeeper.web.http.errors import ApiError
-from scorekeeper.web.http.preconditions import ANY
 from scorekeeper.web.live.hub import Hub
 
 # game id -> why this server may not write that game (words for a 409), or None
@@ -31,7 +30,7 @@ class GameWriter:
     hub: Hub
     owner: GameOwner | None = None
 
-    async def write(self, game_id: int, event: dict[str, Any], answer: Answer, *,
+    async def write(self, game_id: int, event: dict[str, Any], answer: Answer = view_answer, *,
                     expect_seq: int | None = None, request: RequestKey | None = None
                     ) -> Written:
         """Refuse a game this server does not own (409), commit in a worker thread (fsync
@@ -44,7 +43,7 @@ class GameWriter:
                 raise ApiError(409, refusal)
         written = await run_in_threadpool(
             lambda: self.store.write(game_id, event, answer, request=request,
-                                     expect_seq=None if expect_seq == ANY else expect_seq))
+                                     expect_seq=expect_seq))
         if not written.replayed:
             self.hub.publish(written.view)
         return written

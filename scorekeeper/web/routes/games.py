@@ -54,10 +54,6 @@ def _hand_answer(n: int | None = None) -> Answer:
     return answer
 
 
-def _view(view: dict[str, Any], _: dict[str, Any] | None) -> dict[str, Any]:
-    return view
-
-
 def _sent(written: Written, response: Response) -> dict[str, Any]:
     """The answer, with the game's new ETag; a repeated request's says it is a repeat."""
     response.headers["ETag"] = etag(written.view["seq"])
@@ -134,8 +130,7 @@ async def add_hand(game_id: int, body: HandIn, request: Request, response: Respo
                response_model_exclude_unset=True)
 async def undo_hand(game_id: int, response: Response, writer: WriterDep,
                     if_match: IfMatchDep) -> dict[str, Any]:
-    written = await writer.write(game_id, {"type": "undo"}, _view,
-                                 expect_seq=expected_seq(if_match))
+    written = await writer.write(game_id, {"type": "undo"}, expect_seq=expected_seq(if_match))
     return _sent(written, response)
 
 
@@ -163,7 +158,7 @@ def preview_hand(game_id: int, body: HandIn, store: StoreDep) -> dict[str, Any]:
 async def change_settings(game_id: int, body: SettingsIn, response: Response,
                           writer: WriterDep, if_match: IfMatchDep) -> dict[str, Any]:
     event = {"type": "settings", "settings": body.settings}
-    written = await writer.write(game_id, event, _view, expect_seq=expected_seq(if_match))
+    written = await writer.write(game_id, event, expect_seq=expected_seq(if_match))
     return _sent(written, response)
 
 
@@ -173,6 +168,6 @@ async def rename_player(game_id: int, body: RenameIn, request: Request, response
                         writer: WriterDep, if_match: IfMatchDep,
                         key: IdempotencyKeyDep) -> dict[str, Any]:
     event = {"type": "rename", "old": body.old, "new": body.new}
-    written = await writer.write(game_id, event, _view, expect_seq=expected_seq(if_match),
+    written = await writer.write(game_id, event, expect_seq=expected_seq(if_match),
                                  request=request_key(key, request, body))
     return _sent(written, response)

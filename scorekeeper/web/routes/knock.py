@@ -21,9 +21,6 @@ import numpy as np
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from scorekeeper.rules.chicago import SEVEN
-from scorekeeper.rules.errors import RulesError
-from scorekeeper.rules.variants import VARIANTS
 from scorekeeper.web.deps import ClientDep, KnockLimitDep, SettingsDep, StoreDep, VisionDep
 from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.errors import ApiError
@@ -41,16 +38,17 @@ PREVIEW_SIDE = 720  # px, the longer side of the marked photo sent back
 
 
 def _answer(player: str, check: dict[str, Any] | None, cards: list[str],
-            impossible: list[str], limit: int) -> KnockAnswer:
+            impossible: list[str], limit: int, hand_size: int) -> KnockAnswer:
     count = len(cards)
     if check is None:
         return KnockAnswer(player=player, limit=limit, deadwood=0, legal=None, melds=[],
                            unmelded=[], dropped=None, cards=cards, impossible=impossible,
-                           count=count, missing=max(0, SEVEN - count))
+                           count=count, hand_size=hand_size,
+                           missing=max(0, hand_size - count))
     return KnockAnswer(player=check["player"], limit=check["limit"], deadwood=check["deadwood"],
                        legal=check["legal"], melds=check["melds"], unmelded=check["unmelded"],
                        dropped=check["dropped"], cards=cards, impossible=impossible,
-                       rummy=check["rummy"], count=count)
+                       rummy=check["rummy"], count=count, hand_size=hand_size)
 
 
 def _marked(picture: np.ndarray) -> str:
@@ -80,7 +78,8 @@ async def _from_photo(request: Request, game: Any, vision: Vision, data_dir: Pat
     del frame
     check = result.knock
     limit = check["limit"] if check else _limit(game, name)
-    answer = _answer(name, check, list(result.hand), list(result.impossible), limit)
+    answer = _answer(name, check, list(result.hand), list(result.impossible), limit,
+                     _hand_size(game))
     answer.maybe = [c["card"] for c in result.maybe]
     answer.image = await run_in_threadpool(_marked, result.annotated) or None
     return answer
@@ -98,7 +97,14 @@ async def _from_cards(request: Request, game: Any) -> KnockAnswer:
     body = await scan.json_body(request, KnockCards,
                                 "send {\"player\": NAME, \"cards\": [card codes]} or a photo")
     check = game.knock_check(body.player, body.cards)
-    return _answer(check["player"], check, list(body.cards), [], check["limit"])
+    return _answer(check["player"], check, list(body.cards), [], check["limit"],
+                   _hand_size(game))
+
+
+def _hand_size(game: Any) -> int:
+    """A whole hand of the game's variant (the knocker may show one more)."""
+    size: int = game.rules.hand.cards
+    return size
 
 
 router = APIRouter(route_class=GuardedRoute)
@@ -118,9 +124,7 @@ async def knock_check(game_id: int, request: Request, response: Response, store:
         raise ApiError(429, f"too many knock checks from this phone: try again in {wait:.0f} s",
                        {"Retry-After": str(max(1, round(wait)))})
     game = store.game(game_id)
-    if game.rules.knock is None:
-        knocking = " and ".join(v.label for v in VARIANTS.entries() if v.knock)
-        raise RulesError(f"the knock check is for {knocking}")
+    game.knock()  # a variant without a knock is refused before any photo is read
     if scan.is_upload(request):
         answer = await _from_photo(request, game, vision, settings.data_dir,
                                    store.get(game_id).get("deck"))
