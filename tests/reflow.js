@@ -24,12 +24,13 @@
     }
     return el.getClientRects().length > 0;
   };
+  // The boxes made to scroll sideways (the hands table, the players' tabs): what is past
+  // their edge is reached by a swipe. Any other box that scrolls sideways (a dialog pushed
+  // wide by a long word) hides what is past its edge: that is off the screen.
+  const SIDEWAYS = '.table-fit, .ptabs';
   const scroller = (el) => {
-    for (let e = el.parentElement; e && e !== root.parentElement; e = e.parentElement) {
-      const css = getComputedStyle(e);
-      if (/auto|scroll/.test(css.overflowX) && e.scrollWidth > e.clientWidth + 1) return e;
-    }
-    return null;
+    const box = el.parentElement?.closest(SIDEWAYS);
+    return box && box.scrollWidth > box.clientWidth + 1 ? box : null;
   };
   const fixedIn = (el) => {  // fixed or sticky: drawn over the page as it scrolls
     for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
@@ -81,13 +82,23 @@
     range.selectNodeContents(node);
     const rects = [...range.getClientRects()].map((r) => visible(el, r))
       .filter((r) => r && r.right - r.left > 0.5 && r.bottom - r.top > 0.5);
-    if (!rects.length) continue;
     const box = scroller(el);
-    const limit = box ? box.getBoundingClientRect() : { left: 0, right: W };
-    for (const r of rects) {
-      if (!box && (r.right > W + 1 || r.left < -1)) { say('off screen', el, `(${Math.round(r.left)}–${Math.round(r.right)} of ${W})`); break; }
-      if (box && (limit.left < -1 || limit.right > W + 1)) { say('off screen', box); break; }
+    if (box) {
+      const limit = box.getBoundingClientRect();
+      if (limit.left < -1 || limit.right > W + 1) say('off screen', box);
+    } else {
+      // the whole line box, not what shows of it: a word past a dialog's edge is off too
+      const whole = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+      const out = whole.find((r) => r.right > W + 1 || r.left < -1);
+      if (out) say('off screen', el, `(${Math.round(out.left)}–${Math.round(out.right)} of ${W})`);
     }
+    // a button's words inside the button: past its edge they sit on another control
+    const button = el.closest('button, [role=button], .btn');
+    if (button) {
+      const b = button.getBoundingClientRect();
+      if (rects.some((r) => r.left < b.left - 1 || r.right > b.right + 1)) say('spills out of its button', el);
+    }
+    if (!rects.length) continue;
     texts.push({ el, rects, fixed: fixedIn(el), box });
   }
   // Drawn over each other: two texts whose line boxes cross, neither inside the other.
