@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import struct
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 # (importing test_browser skips this module where Chromium is not installed)
@@ -109,6 +112,27 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
+def pdf_picture(data: bytes) -> Any:
+    """The picture in a one-page PDF, decoded, once its structure is checked: every offset in
+    the cross-reference table names its object, `startxref` names the table, and the image's
+    stream is as long as it says."""
+    assert data.startswith(b"%PDF-1.") and data.rstrip().endswith(b"%%EOF")
+    xref = int(re.search(rb"startxref\n(\d+)\n%%EOF", data).group(1))  # type: ignore[union-attr]
+    assert data[xref:xref + 5] == b"xref\n"
+    count = int(data[xref:].split(b"\n")[1].split()[1])
+    rows = data[xref:].split(b"\n")[3:2 + count]
+    for n, row in enumerate(rows, start=1):
+        at = int(row[:10])
+        assert data[at:].startswith(f"{n} 0 obj".encode()), (n, at)
+    head = re.search(rb"/Filter /DCTDecode /Length (\d+) >>\nstream\n", data)
+    assert head
+    jpeg = data[head.end():head.end() + int(head.group(1))]
+    assert data[head.end() + len(jpeg):].startswith(b"\nendstream")
+    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert picture is not None
+    return picture
+
+
 def sheet_pixels(players: int, hands: int) -> tuple[int, int]:
     """The picture's size, worked out here from its parts (sheet.js's SHEET, drawn at 2×)."""
     chart = round(672 * 210 / 360)
@@ -152,6 +176,15 @@ def test_the_score_sheet_is_shared_as_csv_and_a_picture(server: Server, browser:
         data = (ARTIFACTS / "score-sheet.png").read_bytes()
         assert png_size(data) == sheet_pixels(2, 2)
         assert len(data) > 10_000  # a table, a chart and a legend, not a blank page
+
+        with viewer.page.expect_download() as got:
+            viewer.tid("sheet-pdf").click()
+        pdf = got.value
+        assert pdf.suggested_filename == f"scorekeeper-chicago-{gid}.pdf"
+        pdf.save_as(ARTIFACTS / "score-sheet.pdf")
+        picture = pdf_picture((ARTIFACTS / "score-sheet.pdf").read_bytes())
+        assert (picture.shape[1], picture.shape[0]) == sheet_pixels(2, 2)
+        assert (picture < 200).any(axis=2).sum() > 20_000  # the sheet drawn, not a blank page
         assert viewer.errors == [], viewer.errors
     finally:
         viewer.page.context.close()

@@ -69,3 +69,23 @@ test('the picture grows a row per hand and a legend row per two players', () => 
   assert.ok(b.chartTop > b.tableTop + b.tableH && b.legendTop > b.chartTop + b.chartH);
   assert.equal(sheetLayout(8, 1).colW, (720 - 48 - 60) / 8);
 });
+
+test('the PDF is one page whose cross-reference table points at each object', async () => {
+  const { pdfOfJpeg } = await import('../../scorekeeper/web/static/sheet.js');
+  const jpeg = Uint8Array.from([0xff, 0xd8, 0x00, 0x0a, 0xff, 0xd9]); // the bytes go in as they are
+  const pdf = pdfOfJpeg(jpeg, 1440, 2880);
+  const text = new TextDecoder('latin1').decode(pdf);
+  assert.ok(text.startsWith('%PDF-1.4\n'));
+  assert.ok(text.endsWith('%%EOF\n'));
+  const xref = Number(text.match(/startxref\n(\d+)\n/)[1]);
+  assert.equal(text.slice(xref, xref + 5), 'xref\n');
+  const rows = text.slice(xref).split('\n').slice(3, 8);
+  rows.forEach((row, i) => {
+    const at = Number(row.slice(0, 10));
+    assert.equal(text.slice(at, at + 8), `${i + 1} 0 obj\n`);
+  });
+  assert.match(text, /\/MediaBox \[0 0 595\.28 1190\.56\]/); // A4 wide, as tall as the picture
+  assert.match(text, /\/Width 1440 \/Height 2880 .*\/Filter \/DCTDecode \/Length 6 >>/);
+  const start = text.indexOf('stream\n', text.indexOf('4 0 obj')) + 7;
+  assert.deepEqual([...pdf.slice(start, start + 6)], [...jpeg]);
+});

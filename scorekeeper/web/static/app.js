@@ -5,7 +5,7 @@ import { deckChoice, openDecks, usableDecks } from './decks.js';
 import { renderChart, playerColor } from './chart.js';
 import { hasDraft, openEntry } from './entry.js';
 import { openMayKnock } from './mayknock.js';
-import { shareFile, sheetCsv, sheetImage } from './sheetshare.js';
+import { shareFile, sheetCsv, sheetImage, sheetPdf } from './sheetshare.js';
 import { splitLayoffs } from './layoff.js';
 import { icon, openCamera } from './scan.js';
 import { checkNumber, playerWords } from './messages.js';
@@ -971,11 +971,12 @@ function sheetSection() {
     }
   };
   const image = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'sheet-image', onclick: () => send(image, sheetImage) }, t('sheet.image'));
+  const pdf = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'sheet-pdf', onclick: () => send(pdf, sheetPdf) }, t('sheet.pdf'));
   const csv = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'sheet-csv', onclick: () => send(csv, sheetCsv) }, t('sheet.csv'));
   return h('section', { id: 'sheet-share', class: 'sheet-share', testid: 'sheet-share', 'aria-labelledby': 'sheet-share-title' },
     h('h3', { id: 'sheet-share-title' }, g.game_over ? t('sheet.titleFinal') : t('sheet.title')),
     h('p', { class: 'muted small' }, t('sheet.text')),
-    h('div', { class: 'sheet-buttons' }, image, csv),
+    h('div', { class: 'sheet-buttons' }, image, pdf, csv),
     status);
 }
 

@@ -80,3 +80,48 @@ export function sheetLayout(players, hands) {
     pixels: { width: L.width * SCALE, height: height * SCALE },
   };
 }
+
+/**
+ * A one-page PDF holding a JPEG picture of `width` × `height` pixels: the JPEG's bytes go in
+ * as they are (DCTDecode), on a page as wide as A4 and as tall as the picture needs.
+ */
+export function pdfOfJpeg(jpeg, width, height) {
+  const enc = new TextEncoder();
+  const parts = [];
+  const offsets = [];
+  let length = 0;
+  const push = (chunk) => {
+    const bytes = typeof chunk === 'string' ? enc.encode(chunk) : chunk;
+    parts.push(bytes);
+    length += bytes.length;
+  };
+  const obj = (n, body) => {
+    offsets[n] = length;
+    push(`${n} 0 obj\n${body}\nendobj\n`);
+  };
+  const pageW = 595.28; // A4's width in points
+  const pageH = Math.round(((pageW * height) / width) * 100) / 100;
+  push('%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n'); // a comment of high bytes: a binary file
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+  obj(3, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageW} ${pageH}] `
+    + '/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>');
+  offsets[4] = length;
+  push(`4 0 obj\n<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} `
+    + `/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n`);
+  push(jpeg);
+  push('\nendstream\nendobj\n');
+  const draw = `q ${pageW} 0 0 ${pageH} 0 0 cm /Im0 Do Q`;
+  obj(5, `<< /Length ${draw.length} >>\nstream\n${draw}\nendstream`);
+  const xref = length;
+  const rows = offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  push(`xref\n0 ${offsets.length}\n0000000000 65535 f \n${rows}`
+    + `trailer\n<< /Size ${offsets.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

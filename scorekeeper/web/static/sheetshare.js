@@ -1,9 +1,11 @@
 // The final score sheet shared from the phone: a picture (the hands table and the chart,
-// drawn on a canvas in the page's own fonts) or CSV, through the phone's share sheet where
+// drawn on a canvas in the page's own fonts), the same as a one-page PDF, or CSV, through the phone's share sheet where
 // it has one (Web Share with files), else as a download.
 import { chartModel, playerColor } from './chart.js';
 import { language, t } from './i18n.js';
-import { SCALE, SHEET, scoreSheetCsv, sheetFileName, sheetLayout, sheetRows } from './sheet.js';
+import {
+  SCALE, SHEET, pdfOfJpeg, scoreSheetCsv, sheetFileName, sheetLayout, sheetRows,
+} from './sheet.js';
 import { h, num, signed } from './util.js';
 import { variantLabel } from './variants.js';
 
@@ -162,8 +164,8 @@ function legend(ctx, game, L, font) {
   });
 }
 
-/** The score sheet as a PNG file: the hands table, then the chart and its legend. */
-export async function sheetImage(game) {
+/** The score sheet drawn on a canvas: the hands table, then the chart and its legend. */
+function drawSheet(game) {
   const L = sheetLayout((game.players || []).length, (game.hands || []).length);
   const canvas = h('canvas', { width: L.pixels.width, height: L.pixels.height });
   const ctx = canvas.getContext('2d');
@@ -176,8 +178,27 @@ export async function sheetImage(game) {
   table(ctx, game, L, font);
   chart(ctx, game, L, font);
   legend(ctx, game, L, font);
-  const blob = await new Promise((resolve) => { canvas.toBlob(resolve, 'image/png'); });
+  return canvas;
+}
+
+function canvasBlob(canvas, type, quality) {
+  return new Promise((resolve, reject) => {
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(type))), type, quality);
+  });
+}
+
+/** The score sheet as a PNG file. */
+export async function sheetImage(game) {
+  const blob = await canvasBlob(drawSheet(game), 'image/png');
   return new File([blob], sheetFileName(game, 'png'), { type: 'image/png' });
+}
+
+/** The score sheet as a one-page PDF file (the same drawing, as a JPEG on the page). */
+export async function sheetPdf(game) {
+  const canvas = drawSheet(game);
+  const jpeg = new Uint8Array(await (await canvasBlob(canvas, 'image/jpeg', 0.92)).arrayBuffer());
+  const pdf = pdfOfJpeg(jpeg, canvas.width, canvas.height);
+  return new File([pdf], sheetFileName(game, 'pdf'), { type: 'application/pdf' });
 }
 
 /** The score sheet as a CSV file. */
