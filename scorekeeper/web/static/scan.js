@@ -736,10 +736,15 @@ function renderKnock() {
     return;
   }
   if (kn.error) {
+    // the cards entered could not be checked (the server out of reach): ask again for them
+    const again = kn.fromCards
+      ? h('button', { type: 'button', class: 'btn btn-secondary', testid: 'knock-again', onclick: () => runKnock(null, kn.cards) }, t('knock.again'))
+      : null;
     fill(body, head,
-      h('div', { class: 'verdict unknown', testid: 'knock-verdict', 'data-legal': '' }, t('scan.couldNot')),
+      h('div', { class: 'verdict unknown', testid: 'knock-verdict', 'data-legal': '' }, kn.fromCards ? t('knock.couldNot') : t('scan.couldNot')),
       h('p', { class: 'scan-error-text', testid: 'knock-error', role: 'alert' }, kn.error.message),
-      h('p', { class: 'muted small' }, scanHint(kn.error)),
+      kn.fromCards ? null : h('p', { class: 'muted small' }, scanHint(kn.error)),
+      again ? h('div', { class: 'modal-actions' }, again) : null,
       h('div', { class: 'modal-actions' }, retry, photo), kn.input);
     return;
   }

@@ -576,6 +576,8 @@ export default {
   'sheet.failed': 'Could not make the file: {error}',
   'sheet.shareFinal': 'Share the score sheet',
   'knock.fromCards': 'Checked on the {n} cards entered.',
+  'knock.couldNot': 'Could not check',
+  'knock.again': 'Check again',
   'knock.markKnocker': '{name} knocks',
   'entry.knockSubCards': 'check the cards entered',
   'entry.layoffPick': 'Tap the meld they joined, or tap its cards below.',

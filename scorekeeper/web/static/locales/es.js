@@ -576,6 +576,8 @@ export default {
   'sheet.failed': 'No se pudo crear el archivo: {error}',
   'sheet.shareFinal': 'Compartir la hoja de puntos',
   'knock.fromCards': 'Comprobado con las {n} cartas introducidas.',
+  'knock.couldNot': 'No se pudo comprobar',
+  'knock.again': 'Comprobar otra vez',
   'knock.markKnocker': '{name} cierra',
   'entry.knockSubCards': 'comprobar las cartas introducidas',
   'entry.layoffPick': 'Toca la combinación a la que se unieron, o toca sus cartas abajo.',

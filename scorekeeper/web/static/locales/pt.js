@@ -576,6 +576,8 @@ export default {
   'sheet.failed': 'Não foi possível criar o ficheiro: {error}',
   'sheet.shareFinal': 'Partilhar a folha de pontos',
   'knock.fromCards': 'Verificado com as {n} cartas introduzidas.',
+  'knock.couldNot': 'Não foi possível verificar',
+  'knock.again': 'Verificar outra vez',
   'knock.markKnocker': '{name} bate',
   'entry.knockSubCards': 'verificar as cartas introduzidas',
   'entry.layoffPick': 'Toque na combinação a que se juntaram, ou toque nas cartas dela abaixo.',
