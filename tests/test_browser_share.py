@@ -117,7 +117,9 @@ def pdf_picture(data: bytes) -> Any:
     the cross-reference table names its object, `startxref` names the table, and the image's
     stream is as long as it says."""
     assert data.startswith(b"%PDF-1.") and data.rstrip().endswith(b"%%EOF")
-    xref = int(re.search(rb"startxref\n(\d+)\n%%EOF", data).group(1))  # type: ignore[union-attr]
+    found = re.search(rb"startxref\n(\d+)\n%%EOF", data)
+    assert found
+    xref = int(found.group(1))
     assert data[xref:xref + 5] == b"xref\n"
     count = int(data[xref:].split(b"\n")[1].split()[1])
     rows = data[xref:].split(b"\n")[3:2 + count]
