@@ -7,7 +7,8 @@ with what it read, marked on the photo, and no verdict.
 The hand is still secret, so the answer goes to the asking phone only: nothing is stored,
 broadcast or kept (the photo is dropped once read, and no annotated picture is made
 available). It needs no admin token, so it is bounded instead: a few checks a minute per
-client, and the same upload caps as a scan (size before reading, pixels before decoding).
+client (the admin's phone, checking each player's knock in the hand form, is not capped),
+and the same upload caps as a scan (size before reading, pixels before decoding).
 """
 
 from __future__ import annotations
@@ -21,7 +22,14 @@ import numpy as np
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from scorekeeper.web.deps import ClientDep, KnockLimitDep, SettingsDep, StoreDep, VisionDep
+from scorekeeper.web.deps import (
+    AdminDep,
+    ClientDep,
+    KnockLimitDep,
+    SettingsDep,
+    StoreDep,
+    VisionDep,
+)
 from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.http.limits import PER_MINUTE, RateLimit, is_local
@@ -116,10 +124,11 @@ router = APIRouter(route_class=GuardedRoute)
 @public
 async def knock_check(game_id: int, request: Request, response: Response, store: StoreDep,
                       vision: VisionDep, limits: KnockLimitDep, client: ClientDep,
-                      settings: SettingsDep) -> KnockAnswer:
+                      settings: SettingsDep, admin: AdminDep) -> KnockAnswer:
     """May this player knock with this hand? Answered to the asking phone only."""
     client = client or "unknown"
-    wait = 0.0 if is_local(client) else limits.wait_s(client)
+    # the admin's phone checks each player's knock while entering hands: not capped
+    wait = 0.0 if is_local(client) or admin else limits.wait_s(client)
     if wait > 0:
         raise ApiError(429, f"too many knock checks from this phone: try again in {wait:.0f} s",
                        {"Retry-After": str(max(1, round(wait)))})

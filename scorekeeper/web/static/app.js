@@ -5,6 +5,8 @@ import { deckChoice, openDecks, usableDecks } from './decks.js';
 import { renderChart, playerColor } from './chart.js';
 import { hasDraft, openEntry } from './entry.js';
 import { openMayKnock } from './mayknock.js';
+import { shareFile, sheetCsv, sheetImage, sheetPdf } from './sheetshare.js';
+import { splitLayoffs } from './layoff.js';
 import { icon, openCamera } from './scan.js';
 import { checkNumber, playerWords } from './messages.js';
 import { clubName, loadRoster, markRow, renderRoster, target } from './roster.js';
@@ -129,8 +131,11 @@ async function followNewest() {
 
 function setConnected(ok) {
   state.connected = ok;
-  $('#reconnecting').hidden = ok;
+  const banner = $('#reconnecting');
+  banner.hidden = ok;
   document.body.classList.toggle('offline', !ok);
+  // the title bar sticks just under the banner, so the banner never covers the game's name
+  document.documentElement.style.setProperty('--banner-h', ok ? '0px' : `${banner.offsetHeight}px`);
 }
 
 function connect(id) {
@@ -291,9 +296,11 @@ function renderGameOver(g) {
     h('div', { class: 'go-label' }, t('over.title')),
     h('div', { class: 'go-winner', testid: 'winner' }, winner ? t('over.wins', { name: winner }) : t('over.draw')),
     row ? h('div', { class: 'go-detail' }, t('over.detail', { total: num(row.total), n: (g.hands || []).length })) : null,
-    state.admin
-      ? h('button', { type: 'button', class: 'btn btn-light', testid: 'gameover-new-game', onclick: () => openNewGame() }, t('over.again'))
-      : null,
+    h('div', { class: 'go-actions' },
+      h('button', { type: 'button', class: 'btn btn-light', testid: 'gameover-share', onclick: () => openShare({ sheet: true }) }, t('sheet.shareFinal')),
+      state.admin
+        ? h('button', { type: 'button', class: 'btn btn-light', testid: 'gameover-new-game', onclick: () => openNewGame() }, t('over.again'))
+        : null),
   );
 }
 
@@ -450,7 +457,7 @@ function renderHandInfo() {
   }
   const res = hand.result || {};
   const isLast = hand.n === (g.hands || []).length;
-  const rows = (res.players || []).map((r) => {
+  const rows = (res.players || []).map((r, pi) => {
     const inp = (hand.players || []).find((x) => x.name === r.name) || {};
     const tags = [];
     if (inp.knocked) tags.push(h('span', { class: 'tag tag-knock' }, t('mark.knocked')));
@@ -459,11 +466,18 @@ function renderHandInfo() {
     if (r.typed) tags.push(h('span', { class: 'tag' }, t('mark.typed')));
     if (r.eliminated) tags.push(h('span', { class: 'tag tag-elim' }, t('info.outOfGame')));
     const lines = [];
-    const melds = (r.melds?.length ? r.melds : inp.melds) || [];
+    // as entered (Rummy 500: lay-offs apart, with the meld they joined), else as scored
+    const entered = splitLayoffs(inp.melds);
+    const melds = inp.melds?.length ? entered.melds : r.melds || [];
     if (melds.length) {
       lines.push(h('div', { class: 'hi-line' }, h('span', { class: 'hi-k' }, t('info.melds')),
-        h('span', { class: 'hi-melds' }, melds.map((m) => chipRow(Array.isArray(m) ? m : m?.cards || [])))));
+        h('span', { class: 'hi-melds' }, melds.map((m) => chipRow(m.map(cardCode))))));
     }
+    entered.laidOff.forEach((lay, k) => {
+      lines.push(h('div', { class: 'hi-line hi-layoff', testid: `hand-layoff-${pi}-${k}` },
+        h('span', { class: 'hi-k' }, t('info.laidOff')), chipRow(lay.cards.map(cardCode)),
+        h('span', { class: 'hi-on' }, t('info.on')), chipRow(lay.on.map(cardCode))));
+    });
     const deadwood = scoresDeadwood(g.variant);
     const left = deadwood ? r.unmelded || inp.hand : inp.hand;
     if (left?.length) {
@@ -665,6 +679,7 @@ function playerRow(ng, name, i) {
         ng.active = i;
         refreshRoster(ng);
       },
+      onkeydown: (ev) => nextName(ng, i, ev),
     }),
     h('span', { class: 'who', dataset: { who: String(i) }, testid: `player-who-${i}`, hidden: true }),
     h('button', {
@@ -679,6 +694,17 @@ function playerRow(ng, name, i) {
         renderPlayerRows(ng);
       },
     }, '✕'));
+}
+
+/** Enter in a name goes on to the next player's name; after the last, to Start (it never
+ * starts the game by itself: a name typed by mistake is still easy to fix). */
+function nextName(ng, i, ev) {
+  if (ev.key !== 'Enter' || ev.isComposing) return;
+  ev.preventDefault();
+  const inputs = [...ng.els.players.querySelectorAll('input')];
+  const next = inputs[i + 1];
+  if (next) next.focus();
+  else ng.els.create.focus();
 }
 
 function renderPlayerRows(ng, focusLast = false) {
@@ -951,11 +977,45 @@ function shareUrl() {
   return url.toString();
 }
 
-function openShare() {
+/** The score sheet's part of the share dialog: a picture or CSV of the game on screen. */
+function sheetSection() {
+  const g = state.game;
+  const status = h('p', { class: 'muted small sheet-status', testid: 'sheet-status', role: 'status' });
+  const send = async (btn, make) => {
+    btn.disabled = true;
+    status.textContent = t('sheet.making');
+    try {
+      const file = await make(g);
+      const how = await shareFile(file, t('sheet.fileTitle', { variant: variantLabel(g.variant) }));
+      status.textContent = how === 'cancelled' ? '' : t(how === 'shared' ? 'sheet.shared' : 'sheet.downloaded', { name: file.name });
+    } catch (e) {
+      status.textContent = t('sheet.failed', { error: e.message });
+    } finally {
+      btn.disabled = false;
+    }
+  };
+  const image = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'sheet-image', onclick: () => send(image, sheetImage) }, t('sheet.image'));
+  const pdf = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'sheet-pdf', onclick: () => send(pdf, sheetPdf) }, t('sheet.pdf'));
+  const csv = h('button', { type: 'button', class: 'btn btn-secondary', testid: 'sheet-csv', onclick: () => send(csv, sheetCsv) }, t('sheet.csv'));
+  return h('section', { id: 'sheet-share', class: 'sheet-share', testid: 'sheet-share', 'aria-labelledby': 'sheet-share-title' },
+    h('h3', { id: 'sheet-share-title' }, g.game_over ? t('sheet.titleFinal') : t('sheet.title')),
+    h('p', { class: 'muted small' }, t('sheet.text')),
+    h('div', { class: 'sheet-buttons' }, image, pdf, csv),
+    status);
+}
+
+function openShare({ sheet = false } = {}) {
   const url = shareUrl();
   $('#share-qr').src = api.qrUrl(url);
   $('#share-url').textContent = url;
+  $('#sheet-share')?.remove();
+  const section = state.game ? sheetSection() : null;
+  if (section) $('#share .modal-actions').before(section);
   openDialog($('#share'));
+  if (sheet && section) {
+    section.scrollIntoView({ block: 'nearest' });
+    $('[data-testid="sheet-image"]', section).focus();
+  }
 }
 
 async function copyShare() {
@@ -978,7 +1038,7 @@ async function copyShare() {
 function wire() {
   $('#menu-btn').addEventListener('click', openMenu);
   $('#games-btn').addEventListener('click', openMenu);
-  $('#share-btn').addEventListener('click', openShare);
+  $('#share-btn').addEventListener('click', () => openShare());
   $('#mayknock-btn').addEventListener('click', () => {
     if (canAskKnock(state.game)) openMayKnock(state.game);
   });

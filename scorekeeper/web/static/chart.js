@@ -98,7 +98,7 @@ function referenceMark(svg, f, ref) {
 }
 
 function lines(svg, f, series, game) {
-  const shift = spread(series);
+  const shift = spread(series, LINE_GAP, [0, f.lo]);
   series.forEach((pts, i) => {
     const color = playerColor(i);
     const y = (v, j) => f.ys(v) + shift[i][j];
@@ -116,12 +116,21 @@ function lines(svg, f, series, game) {
   });
 }
 
-/** Every player's total after each hand, with the target (or elimination) line. */
-export function renderChart(game) {
+/**
+ * What the chart draws, for the page's SVG and the shared picture alike: the totals, the
+ * frame (scales in a W × H drawing with margins M), the reference line and the lines' fan.
+ */
+export function chartModel(game) {
   const series = totalsSeries(game);
   const n = (game.hands || []).length;
   const ref = referenceLine(game);
   const f = frame(series, ref, n);
+  return { series, n, ref, f, shift: spread(series, LINE_GAP, [0, f.lo]), W, H, M };
+}
+
+/** Every player's total after each hand, with the target (or elimination) line. */
+export function renderChart(game) {
+  const { series, n, ref, f } = chartModel(game);
   const svg = s('svg', {
     viewBox: `0 0 ${W} ${H}`, class: 'chart-svg', role: 'img', 'aria-label': t('chart.label'), testid: 'chart-svg',
   });
@@ -140,10 +149,12 @@ export function renderChart(game) {
 }
 
 /**
- * Pixel offsets that keep lines apart where players have the same total: at each hand the
- * players on one value are fanned out around it (LINE_GAP apart), so no line hides another.
+ * Pixel offsets (SVG: negative is up) that keep lines apart where players have the same
+ * total: at each hand the players on one value are fanned out around it (LINE_GAP apart),
+ * so no line hides another. On a `floors` value (0, where every line starts, and the
+ * chart's bottom) they fan upwards only: no line is drawn below 0 it never went under.
  */
-export function spread(series, gap = LINE_GAP) {
+export function spread(series, gap = LINE_GAP, floors = []) {
   const shift = series.map((pts) => pts.map(() => 0));
   const hands = Math.max(0, ...series.map((pts) => pts.length));
   for (let j = 0; j < hands; j++) {
@@ -151,9 +162,10 @@ export function spread(series, gap = LINE_GAP) {
     series.forEach((pts, i) => {
       if (j < pts.length) byValue.set(pts[j], [...(byValue.get(pts[j]) || []), i]);
     });
-    for (const same of byValue.values()) {
+    for (const [value, same] of byValue) {
+      const up = floors.includes(value);
       same.forEach((i, k) => {
-        shift[i][j] = (k - (same.length - 1) / 2) * gap;
+        shift[i][j] = up ? (k === 0 ? 0 : -k * gap) : (k - (same.length - 1) / 2) * gap;
       });
     }
   }

@@ -15,6 +15,7 @@ import {
 } from './messages.js';
 import { t } from './i18n.js';
 import { tabNames } from './shortnames.js';
+import { layoffTargets } from './layoff.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
 import {
@@ -442,6 +443,14 @@ async function runScan(i, file) {
   if (result) reviewScan(i, result, file);
 }
 
+/** The player's cards as entered, when they are a whole hand to check (7, or 8). */
+function wholeHand(p) {
+  const size = VARIANTS[st.variant]?.handSize || {};
+  const n = p.hand.length;
+  return !p.typed && size.cards && n >= size.cards && n <= (size.ender || size.cards) ? [...p.hand] : null;
+}
+
+/** "Knock?": the cards already tapped in are checked as they are; without them, a scan. */
 function knockCheck(i) {
   const mine = st;
   const p = st.players[i];
@@ -450,8 +459,15 @@ function knockCheck(i) {
     game: st.game,
     player: p.name,
     total,
+    cards: wholeHand(p),
     onReview: (result, fromPhoto) => {
       if (st === mine) reviewScan(i, result, fromPhoto ? true : null, { knocker: true });
+    },
+    onKnocker: () => {
+      if (st !== mine) return;
+      markKnocker(i);
+      st.active = i;
+      changed();
     },
   });
 }
@@ -482,7 +498,7 @@ function scanBar(p) {
       file),
     VARIANTS[st.variant]?.knock
       ? h('button', { type: 'button', class: 'btn btn-knock', testid: `knock-check-${i}`, disabled: !!busy, onclick: () => knockCheck(i) },
-        t('entry.knock'), h('span', { class: 'btn-knock-sub' }, t('entry.knockSub')))
+        t('entry.knock'), h('span', { class: 'btn-knock-sub' }, wholeHand(p) ? t('entry.knockSubCards') : t('entry.knockSub')))
       : null,
     err
       ? h('div', { class: 'scan-error', testid: 'scan-error', role: 'alert' },
@@ -530,7 +546,7 @@ function renderTabs() {
   fill(st.els.tabs, ...tabs);
 }
 
-function zoneBox({ zone, title, hint, cards, removable, warn, extra, onRemove }) {
+function zoneBox({ zone, title, hint, cards, removable, warn, extra, onRemove, below }) {
   const active = st.zone === zone;
   const tid = zone === 'hand' ? 'zone-hand' : `zone-meld-${zone}`;
   return h(
@@ -581,7 +597,26 @@ function zoneBox({ zone, title, hint, cards, removable, warn, extra, onRemove })
         ? sortCards(cards).map((c) => chip(c, { onclick: () => removeCard(zone, c) }))
         : h('span', { class: 'zone-empty' }, active ? t('entry.tapBelow') : t('entry.empty')),
     ),
+    below || null,
   );
+}
+
+/** The melds to tap for "laid off on": one tap names the meld (its cards, as entered). */
+function layoffChoices(m, i) {
+  const targets = layoffTargets(st.players, st.active, i);
+  return h('div', { class: 'layoff-pick', testid: `layoff-pick-${i}` },
+    h('p', { class: 'small muted' }, targets.length ? t('entry.layoffPick') : t('entry.layoffNone')),
+    targets.map(([j, k, cards]) => h('button', {
+      type: 'button',
+      class: 'layoff-target',
+      testid: `layoff-target-${j}-${k}`,
+      onclick: () => {
+        m.on = [...cards];
+        st.zone = i;
+        changed();
+      },
+    }, h('span', { class: 'layoff-owner' }, t('entry.layoffMeldOf', { name: st.players[j].name, n: k + 1 })),
+    chipRow(cards))));
 }
 
 function endToggles(p) {
@@ -626,6 +661,7 @@ function meldZones(m, i) {
       hint: t('entry.layoffHint'),
       cards: m.on,
       removable: true,
+      below: m.on.length ? null : layoffChoices(m, i),
       onRemove: () => {
         delete m.on;
         st.zone = i;

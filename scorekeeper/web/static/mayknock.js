@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import { keep, kept } from './kept.js';
 import { knockVerdict } from './knock.js';
 import { playerWords } from './messages.js';
-import { icon, photoInput, scanHint, shrinkPhoto } from './scan.js';
+import { icon, knockAsScan, photoInput, scanHint, shrinkPhoto } from './scan.js';
 import { $, h, fill, num, openDialog } from './util.js';
 import { VARIANTS } from './variants.js';
 
@@ -26,12 +26,6 @@ function handSize() {
   return VARIANTS[mk.game.variant]?.handSize || {};
 }
 
-/** The server's answer in the shape knockVerdict reads (a scan's). */
-function asScan(answer) {
-  const knock = answer.legal == null ? null : answer;
-  return { knock, impossible: answer.impossible || [], hand: answer.cards || [] };
-}
-
 async function ask(body) {
   const mine = mk;
   mine.busy = true;
@@ -43,6 +37,8 @@ async function ask(body) {
       : await api.knockCheck(mine.game.id, mine.player, null, body);
     if (mk !== mine) return;
     mine.answer = answer;
+    // a photo's cards replace those shown before (an earlier photo's, or tapped): never added
+    if (body instanceof File) mine.cards = (answer.cards || []).slice(0, handSize().ender || 8);
   } catch (e) {
     if (mk !== mine) return;
     mine.error = e;
@@ -124,7 +120,7 @@ function verdict() {
   }
   const a = mk.answer;
   if (!a) return null;
-  const v = knockVerdict(asScan(a), undefined, mk.game.variant);
+  const v = knockVerdict(knockAsScan(a), undefined, mk.game.variant);
   const cls = v.legal === true ? 'legal' : v.legal === false ? 'illegal' : 'unknown';
   return h('div', { class: 'mk-answer', 'aria-live': 'polite' },
     h('div', { class: `verdict ${cls}`, testid: 'mayknock-verdict', 'data-legal': v.legal == null ? '' : String(v.legal) },

@@ -730,15 +730,21 @@ function renderKnock() {
   if (kn.busy) {
     fill(body, head,
       h('div', { class: 'verdict busy', testid: 'knock-verdict', 'data-legal': '' },
-        h('span', { class: 'spinner', 'aria-hidden': 'true' }), kn.busy === 'photo' ? t('scan.readingPhoto') : t('scan.scanning')),
+        h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+        { photo: t('scan.readingPhoto'), cards: t('mayknock.checking') }[kn.busy] || t('scan.scanning')),
       h('div', { class: 'modal-actions' }, retry, photo), kn.input);
     return;
   }
   if (kn.error) {
+    // the cards entered could not be checked (the server out of reach): ask again for them
+    const again = kn.fromCards
+      ? h('button', { type: 'button', class: 'btn btn-secondary', testid: 'knock-again', onclick: () => runKnock(null, kn.cards) }, t('knock.again'))
+      : null;
     fill(body, head,
-      h('div', { class: 'verdict unknown', testid: 'knock-verdict', 'data-legal': '' }, t('scan.couldNot')),
+      h('div', { class: 'verdict unknown', testid: 'knock-verdict', 'data-legal': '' }, kn.fromCards ? t('knock.couldNot') : t('scan.couldNot')),
       h('p', { class: 'scan-error-text', testid: 'knock-error', role: 'alert' }, kn.error.message),
-      h('p', { class: 'muted small' }, scanHint(kn.error)),
+      kn.fromCards ? null : h('p', { class: 'muted small' }, scanHint(kn.error)),
+      again ? h('div', { class: 'modal-actions' }, again) : null,
       h('div', { class: 'modal-actions' }, retry, photo), kn.input);
     return;
   }
@@ -766,30 +772,57 @@ function renderKnock() {
       h('span', {}, v.tail ? [v.lead, h('span', { class: 'nowrap' }, v.tail)] : v.head)),
     v.text ? h('p', { class: 'muted small verdict-text' }, v.text) : null,
     ...rows,
+    kn.fromCards ? h('p', { class: 'muted small', testid: 'knock-from-cards' }, t('knock.fromCards', { n: kn.cards.length })) : null,
     h('div', { class: 'knock-actions' },
-      h('button', {
-        type: 'button',
-        class: 'btn btn-primary',
-        testid: 'knock-review',
-        onclick: () => {
-          const { result, open, fromPhoto } = kn;
-          closeDialog($('#knock'));
-          open.onReview(result, fromPhoto);
-        },
-      }, t('scan.review')),
+      kn.fromCards
+        ? h('button', {
+          type: 'button',
+          class: 'btn btn-primary',
+          testid: 'knock-use',
+          onclick: () => {
+            const { open } = kn;
+            closeDialog($('#knock'));
+            open.onKnocker?.();
+          },
+        }, t('knock.markKnocker', { name: kn.player }))
+        : h('button', {
+          type: 'button',
+          class: 'btn btn-primary',
+          testid: 'knock-review',
+          onclick: () => {
+            const { result, open, fromPhoto } = kn;
+            closeDialog($('#knock'));
+            open.onReview(result, fromPhoto);
+          },
+        }, t('scan.review')),
       h('div', { class: 'knock-more' }, retry, photo)),
     kn.input);
 }
 
-async function runKnock(file) {
+/** The knock check's answer in the shape of a scan's result (what knockVerdict reads). */
+export function knockAsScan(answer) {
+  return {
+    knock: answer.legal == null ? null : answer,
+    impossible: answer.impossible || [],
+    hand: answer.cards || [],
+  };
+}
+
+/** A new verdict replaces the one shown: from the cards tapped in (`cards`), else a scan
+ * (the camera, or the photo `file`). */
+async function runKnock(file, cards = null) {
   const mine = kn;
   if (!mine || mine.busy) return;
-  mine.busy = file ? 'photo' : 'camera';
+  mine.busy = cards ? 'cards' : file ? 'photo' : 'camera';
   mine.error = null;
+  mine.result = null;
   mine.fromPhoto = !!file;
+  mine.fromCards = !!cards;
   renderKnock();
   try {
-    const result = await scanCards({ game: mine.game, player: mine.player, file });
+    const result = cards
+      ? knockAsScan(await api.knockCheck(mine.game.id, mine.player, null, { cards }))
+      : await scanCards({ game: mine.game, player: mine.player, file });
     if (kn !== mine) return;
     mine.result = result;
   } catch (e) {
@@ -801,12 +834,13 @@ async function runKnock(file) {
 }
 
 /**
- * "Knock?" for one Chicago player: scan (camera, or a photo), then a large verdict.
- * `onReview(result, fromPhoto)` opens the review screen for the same scan.
+ * "Knock?" for one Chicago player, then a large verdict: on the `cards` already entered
+ * when there are a whole hand of them (`onKnocker()` then marks the player the knocker),
+ * else on a scan (camera, or a photo; `onReview(result, fromPhoto)` opens its review).
  */
-export function openKnock({ game, player, total, onReview }) {
+export function openKnock({ game, player, total, cards = null, onReview, onKnocker }) {
   const dlg = $('#knock');
-  kn = { game, player, total, busy: null, error: null, result: null, open: { onReview } };
+  kn = { game, player, total, cards, busy: null, error: null, result: null, open: { onReview, onKnocker } };
   kn.input = photoInput({ testid: 'knock-file', onFile: (file) => runKnock(file) });
   if (!dlg.dataset.wiredKnock) {
     dlg.dataset.wiredKnock = '1';
@@ -815,7 +849,7 @@ export function openKnock({ game, player, total, onReview }) {
     });
   }
   openDialog(dlg);
-  runKnock();
+  runKnock(null, cards);
 }
 
 // ---- the camera panel -----------------------------------------------------------------
