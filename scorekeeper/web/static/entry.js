@@ -940,6 +940,14 @@ function buildForm(form, game, n) {
     'aria-expanded': 'true', 'aria-label': t('entry.foldKeys'), onclick: () => foldKeys(),
   }, '▾');
 
+  els.bottom = h('div', { class: 'entry-bottom' },
+    els.picker,
+    h('div', { class: 'entry-actions' },
+      els.fold,
+      h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-prev', 'aria-label': t('entry.prev'), onclick: () => selectPlayer(st.active - 1) }, '‹'),
+      h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-next', 'aria-label': t('entry.next'), onclick: () => selectPlayer(st.active + 1) }, '›'),
+      els.save));
+
   fill(form,
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', testid: 'entry-close', 'aria-label': t('btn.close'), onclick: close }, '✕'),
@@ -948,13 +956,7 @@ function buildForm(form, game, n) {
         h('div', { class: 'muted small' }, variantLabel(game.variant)))),
     els.tabs,
     h('div', { class: 'entry-scroll' }, els.conflict, els.notice, els.player, els.error, els.preview),
-    els.bottom = h('div', { class: 'entry-bottom' },
-      els.picker,
-      h('div', { class: 'entry-actions' },
-        els.fold,
-        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-prev', 'aria-label': t('entry.prev'), onclick: () => selectPlayer(st.active - 1) }, '‹'),
-        h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-next', 'aria-label': t('entry.next'), onclick: () => selectPlayer(st.active + 1) }, '›'),
-        els.save)),
+    els.bottom,
   );
 }
 
