@@ -72,6 +72,8 @@ class GameMoved(Exception):
 class KeyReused(RulesError):
     """An Idempotency-Key sent again with a different request (422 in the API)."""
 
+    code = "idempotency_key_reused"
+
 
 def _cutoff(now: datetime) -> str:
     return (now - timedelta(seconds=KEY_TTL_S)).isoformat(timespec="seconds")
