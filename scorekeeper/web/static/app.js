@@ -6,7 +6,7 @@ import { renderChart, playerColor } from './chart.js';
 import { hasDraft, openEntry } from './entry.js';
 import { openMayKnock } from './mayknock.js';
 import { icon, openCamera } from './scan.js';
-import { checkNumber, playerWords } from './messages.js';
+import { checkNumber } from './messages.js';
 import { clubName, loadRoster, markRow, renderRoster, target } from './roster.js';
 import { LANGUAGES, pickLanguage, savedLanguage, saveLanguage, setLanguage, t, translateStatic } from './i18n.js';
 import { THEMES, savedTheme, setTheme } from './theme.js';
@@ -515,7 +515,7 @@ async function redoHand(gameId, n, body) {
     toast(t('toast.back', { n }));
     refreshGame();
   } catch (e) {
-    toast(playerWords(e.message, g.variant), 'error');
+    toast(e.message, 'error');
   }
 }
 
@@ -736,7 +736,7 @@ async function createGame(ng) {
     await openGame(game.id, { pin: false });
     toast(t('game.started', { variant: variantLabel(ng.variant) }));
   } catch (e) {
-    showNewGameError(ng, playerWords(e.message, ng.variant));
+    showNewGameError(ng, e.message);
   } finally {
     btn.disabled = false;
     btn.textContent = t('newgame.start');
@@ -852,7 +852,7 @@ function openSettings() {
         toast(t('toast.rulesUpdated'));
         refreshGame();
       } catch (e) {
-        err.textContent = playerWords(e.message, g.variant);
+        err.textContent = e.message;
         err.hidden = false;
       } finally {
         saveBtn.disabled = false;
