@@ -214,7 +214,7 @@ def test_a_deck_is_enrolled_from_the_phone(server: Server, admin: Phone) -> None
 
     # the table's camera: the server has none after all, and says so
     admin.tid("enrol-table-camera").click()
-    expect(admin.tid("enrol-error")).to_contain_text("camera none")
+    expect(admin.tid("enrol-error")).to_contain_text("no table camera")
     expect(admin.tid("enrol-step-1")).to_have_attribute("data-state", "todo")
 
     # a card left out: the slip is named, and the photo is taken again

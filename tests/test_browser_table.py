@@ -439,7 +439,7 @@ def test_a_viewer_asks_may_i_knock_privately(server: Server, phones: tuple[Phone
         "[data-testid=mayknock-verdict]:not(.busy), [data-testid=mayknock-error]")
     expect(answered).to_be_visible(timeout=30_000)
     if viewer.tid("mayknock-error").count():
-        expect(viewer.tid("mayknock-error")).to_contain_text("card reader unavailable")
+        expect(viewer.tid("mayknock-error")).to_contain_text("card reader is not available")
     else:  # six cards on the sample mat: part of a hand gets no verdict, only what to do
         expect(verdict).to_have_attribute("data-legal", "")
         expect(verdict).to_have_text("?Read 6 of 7 cards")

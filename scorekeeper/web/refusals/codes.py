@@ -66,6 +66,7 @@ CODES: dict[str, str] = {
     "game_not_found": "game",
     "storage_failed": "action (read or save), fault",
     "camera_failed": "",
+    "camera_none": "state",
     "camera_unavailable": "state",
     "reader_unavailable": "",
     "live_full": "max",

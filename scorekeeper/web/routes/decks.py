@@ -256,7 +256,8 @@ async def _enrol_frame(request: Request, camera: CameraDep) -> tuple[Any, bytes 
     if frame is None:
         status = camera.status()
         raise ApiError(503, f"camera {status.state}: {status.error or 'no frame'}",
-                       code="camera_unavailable", state=status.state)
+                       code="camera_none" if status.state == "none" else "camera_unavailable",
+                       state=status.state)
     return frame, None, "jpg"
 
 

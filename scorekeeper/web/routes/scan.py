@@ -152,7 +152,8 @@ async def _frame_and_player(request: Request, camera: CameraDep
     if frame is None:
         status = camera.status()
         raise ApiError(503, f"camera {status.state}: {status.error or 'no frame'}",
-                       code="camera_unavailable", state=status.state)
+                       code="camera_none" if status.state == "none" else "camera_unavailable",
+                       state=status.state)
     return frame, body.player, "camera"
 
 

@@ -124,7 +124,7 @@ export async function requestBlob(path) {
     } catch {
       /* not JSON */
     }
-    throw new ApiError(describe(res.status, data), res.status);
+    throw new ApiError(describe(res.status, data), res.status, data);
   }
   return res.blob();
 }

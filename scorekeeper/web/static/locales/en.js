@@ -642,6 +642,7 @@ export default {
   'refusal.game_not_found': 'There is no game {game}.',
   'refusal.storage_failed': 'The scorekeeper cannot read or save its games now (its disk or database); the server’s log says why.',
   'refusal.camera_failed': 'The table camera is not working.',
+  'refusal.camera_none': 'This scorekeeper has no table camera.',
   'refusal.camera_unavailable': 'The table camera cannot take a picture now.',
   'refusal.reader_unavailable': 'The card reader is not available on this scorekeeper.',
   'refusal.live_full': 'The scorekeeper already sends live updates to {max} phones; try again later.',

@@ -642,6 +642,7 @@ export default {
   'refusal.game_not_found': 'No existe la partida {game}.',
   'refusal.storage_failed': 'El marcador no puede leer ni guardar sus partidas ahora (su disco o su base de datos); el registro del servidor dice por qué.',
   'refusal.camera_failed': 'La cámara de la mesa no funciona.',
+  'refusal.camera_none': 'Este marcador no tiene cámara de mesa.',
   'refusal.camera_unavailable': 'La cámara de la mesa no puede hacer una foto ahora.',
   'refusal.reader_unavailable': 'El lector de cartas no está disponible en este marcador.',
   'refusal.live_full': 'El marcador ya envía novedades en directo a {max} teléfonos; inténtalo más tarde.',

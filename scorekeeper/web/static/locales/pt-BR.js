@@ -140,6 +140,7 @@ export default {
   'refusal.idempotency_key_malformed': 'A chave da solicitação precisa ter de 1 a {max} caracteres visíveis.',
   'refusal.storage_failed': 'O marcador não consegue ler nem salvar os jogos agora (o disco ou o banco de dados); o log do servidor diz por quê.',
   'refusal.camera_failed': 'A câmera da mesa não está funcionando.',
+  'refusal.camera_none': 'Este marcador não tem câmera de mesa.',
   'refusal.camera_unavailable': 'A câmera da mesa não consegue tirar uma foto agora.',
   'refusal.live_full': 'O marcador já envia atualizações ao vivo para {max} celulares; tente mais tarde.',
   'refusal.live_client_full': 'Este celular já tem {max} páginas ao vivo abertas; feche uma aba e tente de novo.',

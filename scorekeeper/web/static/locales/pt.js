@@ -642,6 +642,7 @@ export default {
   'refusal.game_not_found': 'Não existe o jogo {game}.',
   'refusal.storage_failed': 'O marcador não consegue ler nem guardar os jogos agora (o disco ou a base de dados); o registo do servidor diz porquê.',
   'refusal.camera_failed': 'A câmara da mesa não está a funcionar.',
+  'refusal.camera_none': 'Este marcador não tem câmara de mesa.',
   'refusal.camera_unavailable': 'A câmara da mesa não consegue tirar uma foto agora.',
   'refusal.reader_unavailable': 'O leitor de cartas não está disponível neste marcador.',
   'refusal.live_full': 'O marcador já envia atualizações em direto a {max} telemóveis; tente mais tarde.',
