@@ -213,9 +213,14 @@ def test_a_game_that_moved_on_keeps_its_fields(client: TestClient) -> None:
     gid = _game(client, "rummy")
     hand = {"players": [{"name": "Ann", "went_out": True}, {"name": "Bob", "hand": ["KD"]}]}
     client.post(f"/api/games/{gid}/hands", json=hand, headers=ADMIN)
-    r = client.post(f"/api/games/{gid}/hands", json=hand, headers={**ADMIN, "If-Match": '"0"'})
+    r = client.post(f"/api/games/{gid}/hands", json=hand,
+                    headers={**ADMIN, "If-Match": '"0"', "Accept-Language": "es"})
     body = _refusal(r, 412, "game_changed")
-    assert body["seq"] == 1 and body["params"] == {"seq": 1} and body["changes"]
+    assert body["seq"] == 1 and body["changes"] == ["hand 1 was saved from another phone"]
+    assert body["params"] == {"seq": 1, "changes": [{"change": "hand", "hand": 1}]}
+    assert body["detail"].startswith("La partida cambió en otro teléfono")
+    assert say("game_changed", body["params"], "pt-BR") is not None
+    assert say("x", {}, "es") is None
 
 
 def test_detail_is_in_the_language_asked_for(client: TestClient) -> None:

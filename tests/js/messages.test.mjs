@@ -5,7 +5,7 @@ import { describe } from '../../scorekeeper/web/static/api.js';
 import { cardText } from '../../scorekeeper/web/static/cards.js';
 import { CATALOGUES, setLanguage, t } from '../../scorekeeper/web/static/i18n.js';
 import {
-  checkNumber, missingEnder, missingPoints, refusalText,
+  changeTexts, checkNumber, missingEnder, missingPoints, refusalText,
 } from '../../scorekeeper/web/static/messages.js';
 import { setVariants } from '../../scorekeeper/web/static/variants.js';
 import { SERVED } from './setup.mjs';
@@ -109,4 +109,17 @@ test('a card in a sentence: a number card by its symbol, a face card in words', 
     ['rei de ouros', '8♦', '10♥', 'ás de espadas', 'curinga']);
   speak('en');
   assert.equal(t('knock.eighth', { card: cardText('KD') }), ' · 8th card not counted: king of diamonds');
+});
+
+test('what changed on another phone is said in the page language', () => {
+  speak('es');
+  const moved = {
+    code: 'game_changed',
+    changes: ['hand 3 was saved from another phone', 'Ann was renamed Ana from another phone'],
+    params: { seq: 5, changes: [{ change: 'hand', hand: 3 }, { change: 'rename', old: 'Ann', new: 'Ana' }] },
+  };
+  assert.deepEqual(changeTexts(moved),
+    ['La mano 3 se guardó desde otro teléfono', 'Ann pasó a llamarse Ana desde otro teléfono']);
+  assert.deepEqual(changeTexts({ changes: ['from an older server'] }), ['from an older server']);
+  speak('en');
 });

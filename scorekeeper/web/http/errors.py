@@ -186,7 +186,8 @@ async def _moved(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, GameMoved)
     changes = [_cut(safe_text(c), MAX_PROBLEM) for c in exc.changes[-MAX_ERRORS * 4:]]
     return _detail(request, 412, str(exc), {"ETag": f'"{exc.seq}"'}, code="game_changed",
-                   params={"seq": exc.seq}, changes=changes, seq=exc.seq)
+                   params={"seq": exc.seq, "changes": exc.moves[-MAX_ERRORS * 4:]},
+                   changes=changes, seq=exc.seq)
 
 
 async def _knock_size(request: Request, exc: Exception) -> JSONResponse:

@@ -60,7 +60,8 @@ CODES: dict[str, str] = {
     "idempotency_key_reused": "",
     # the web layer
     "json_malformed": "",
-    "game_changed": "seq (and changes, at the top level)",
+    "game_changed": "seq, changes: [{change: hand|correct|undo|rename|settings|game, hand, "
+                    "old, new}] (and the same in words at the top level)",
     "precondition_malformed": "",
     "idempotency_key_malformed": "max",
     "game_not_found": "game",

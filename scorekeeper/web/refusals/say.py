@@ -79,6 +79,9 @@ def _values(params: Mapping[str, Any], w: Mapping[str, str], lang: str) -> dict[
             out[key] = one_of([w.get(f"variant.{v}", str(v)) for v in value], w, lang)
         elif key in _LISTS and isinstance(value, list):
             out[key] = ", ".join(map(str, value))
+        elif key == "changes" and isinstance(value, list):
+            out[key] = "; ".join(message(w, f"change.{c.get('change')}", c) or ""
+                                 for c in value if isinstance(c, Mapping))
         elif key == "problems" and isinstance(value, list):
             said = [_problem(p, params.get("variant"), w, lang) for p in value
                     if isinstance(p, Mapping)]

@@ -11,7 +11,7 @@ import {
   agoText, clearDraft, draftKey, loadDraft, pruneDrafts, saveDraft,
 } from './drafts.js';
 import {
-  missingEnder, missingPoints,
+  changeTexts, missingEnder, missingPoints,
 } from './messages.js';
 import { t } from './i18n.js';
 import { ask } from './ui.js';
@@ -293,7 +293,7 @@ async function showConflict(e) {
     latest = null;
   }
   if (st !== mine) return;
-  st.conflict = { changes: e.data?.changes || [], latest, detail: e.message };
+  st.conflict = { changes: changeTexts(e.data), latest, detail: e.message };
   renderAll();
   st.els.conflict?.scrollIntoView({ block: 'nearest' });
 }

@@ -108,3 +108,17 @@ export function checkNumber(label, raw, { min = null, optional = false } = {}) {
   if (min != null && value < min) return { error: t('msg.atLeast', { label, min }) };
   return { value };
 }
+
+/**
+ * What changed on another phone, from a 412's params ({change, hand, old, new} each), in
+ * the page's language; the server's words for a change this page cannot say.
+ */
+export function changeTexts(body) {
+  const words = Array.isArray(body?.changes) ? body.changes : [];
+  const moves = body?.params?.changes;
+  if (!Array.isArray(moves)) return words;
+  return moves.map((c, i) => {
+    const key = `change.${c?.change}`;
+    return template(key) !== undefined ? t(key, c) : words[i] ?? t('change.game');
+  });
+}

@@ -561,6 +561,12 @@ export default {
   'club.neverSeen': 'Offline: never reached the club',
   // refusals from the server, by code (the server says `detail` with these words too)
   'decks.counts': 'It learns from {learn} pictures of this deck’s cards and {others} of other decks, and keeps {check} aside to test itself.',
+  'change.hand': 'Hand {hand} was saved from another phone',
+  'change.correct': 'Hand {hand} was corrected from another phone',
+  'change.undo': 'Hand {hand} was undone from another phone',
+  'change.rename': '{old} was renamed {new} from another phone',
+  'change.settings': 'The house rules were changed from another phone',
+  'change.game': 'The game was changed from another phone',
   'refusal.inHand': 'Hand {hand}: {message}',
   'refusal.ofPlayer': '{player}: {message}',
   'refusal.problem': '{field}: {what}',

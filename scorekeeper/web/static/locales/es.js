@@ -561,6 +561,12 @@ export default {
   'club.neverSeen': 'Sin conexión: nunca llegó al club',
   // las negativas del servidor, por código (el servidor dice `detail` con estas palabras)
   'decks.counts': 'Aprende de {learn} imágenes de las cartas de esta baraja y {others} de otras barajas, y guarda {check} aparte para ponerse a prueba.',
+  'change.hand': 'La mano {hand} se guardó desde otro teléfono',
+  'change.correct': 'La mano {hand} se corrigió desde otro teléfono',
+  'change.undo': 'La mano {hand} se deshizo desde otro teléfono',
+  'change.rename': '{old} pasó a llamarse {new} desde otro teléfono',
+  'change.settings': 'Las reglas de la casa se cambiaron desde otro teléfono',
+  'change.game': 'La partida se cambió desde otro teléfono',
   'refusal.inHand': 'Mano {hand}: {message}',
   'refusal.ofPlayer': '{player}: {message}',
   'refusal.problem': '{field}: {what}',

@@ -561,6 +561,12 @@ export default {
   'club.neverSeen': 'Sem ligação: nunca chegou ao clube',
   // as recusas do servidor, por código (o servidor diz o `detail` com estas palavras)
   'decks.counts': 'Aprende com {learn} imagens das cartas deste baralho e {others} de outros baralhos, e guarda {check} à parte para se pôr à prova.',
+  'change.hand': 'A mão {hand} foi guardada noutro telemóvel',
+  'change.correct': 'A mão {hand} foi corrigida noutro telemóvel',
+  'change.undo': 'A mão {hand} foi desfeita noutro telemóvel',
+  'change.rename': '{old} passou a chamar-se {new} noutro telemóvel',
+  'change.settings': 'As regras da casa foram mudadas noutro telemóvel',
+  'change.game': 'O jogo foi mudado noutro telemóvel',
   'refusal.inHand': 'Mão {hand}: {message}',
   'refusal.ofPlayer': '{player}: {message}',
   'refusal.problem': '{field}: {what}',
