@@ -36,6 +36,7 @@ from scorekeeper.rules.names import safe_json, safe_text
 from scorekeeper.rules.settings import plain_message, problem_reason
 from scorekeeper.store import GameMoved, GameNotFound, GameOver
 from scorekeeper.store.faults import StoreError, classify, explain
+from scorekeeper.web.http.limits import BodyError
 from scorekeeper.web.live.hub import StreamRefused
 from scorekeeper.web.models import UNION_TAGS
 from scorekeeper.web.refusals.language import pick
@@ -163,10 +164,9 @@ async def _http(request: Request, exc: Exception) -> Response:
     if isinstance(exc.__cause__, UnicodeDecodeError):
         return _detail(request, 422, "malformed JSON: the body is not UTF-8 text",
                        code="json_malformed")
-    if exc.status_code in (408, 413) and exc.headers and "Connection" in exc.headers:
-        code = "body_too_slow" if exc.status_code == 408 else "body_too_large"
-        return _detail(request, exc.status_code, str(exc.detail), exc.headers, code=code,
-                       params=getattr(exc, "params", None))  # limits.BodyError
+    if isinstance(exc, BodyError):
+        return _detail(request, exc.status_code, str(exc.detail), exc.headers, code=exc.code,
+                       params=exc.params)
     answer = await http_exception_handler(request, exc)
     if not isinstance(answer, JSONResponse):
         return answer  # a 304 or 204 has no body
