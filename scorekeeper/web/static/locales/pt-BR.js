@@ -97,6 +97,7 @@ export default {
   'scan.teachesDeck': 'Salvar a mão ensina estas cartas ao baralho do jogo.',
   'club.connecting': 'Conectando…',
   'club.noTables': 'Nenhuma mesa está jogando ainda.',
+  'club.behind': 'Atrasada · {n} pendentes',
   'club.offline': 'Sem conexão desde {time}',
   'club.neverSeen': 'Sem conexão: nunca chegou ao clube',
   // as recusas do servidor e as palavras novas, onde o Brasil diz de outro modo
