@@ -112,14 +112,14 @@ def _change(hands_before: int, event: dict[str, Any]) -> tuple[str, dict[str, An
     """A change in words, and as data for the page to say in its language."""
     kind = event.get("type")
     if kind == "hand":
-        n = hands_before + 1
-        return f"hand {n} was saved from another phone", {"change": "hand", "hand": n}
+        return (f"hand {hands_before + 1} was saved from another phone",
+                {"change": "hand", "hand": hands_before + 1})
     if kind == "correct":
         n = event.get("n")
         return f"hand {n} was corrected from another phone", {"change": "correct", "hand": n}
     if kind == "undo":
-        n = hands_before
-        return f"hand {n} was undone from another phone", {"change": "undo", "hand": n}
+        return (f"hand {hands_before} was undone from another phone",
+                {"change": "undo", "hand": hands_before})
     if kind == "rename":
         old, new = event.get("old"), event.get("new")
         return (f"{old} was renamed {new} from another phone",

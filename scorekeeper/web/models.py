@@ -16,7 +16,7 @@ built once per change by the store). Variant-specific keys are allowed in every 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, Tag
 
@@ -44,9 +44,6 @@ class _Answer(BaseModel):
 
 # ---- refusals -------------------------------------------------------------------------------
 
-RefusalCode = Literal[tuple(CODES)]  # type: ignore[valid-type]
-
-
 class Problem(BaseModel):
     """Every refusal: a stable `code`, the values it names (`params`) and `detail`, the
     message in the language asked for (Accept-Language: en, es, pt-BR, pt-PT; English
@@ -54,9 +51,10 @@ class Problem(BaseModel):
 
     detail: str = Field(description="the refusal in words, in the language of the request's "
                                     "Accept-Language (Content-Language says which)")
-    code: RefusalCode = Field(description="the kind of refusal, stable across versions and "
-                                          "languages; its params: " + "; ".join(
-                                              f"{c}: {p or '-'}" for c, p in CODES.items()))
+    code: str = Field(description="the kind of refusal, stable across versions and "
+                                  "languages; its params: " + "; ".join(
+                                      f"{c}: {p or '-'}" for c, p in CODES.items()),
+                      json_schema_extra={"enum": list(CODES)})
     params: dict[str, Any] = Field(
         description="what the refusal names, by code (see `code`): player names, card codes "
                     "(10H, KD, JK), numbers, variant ids; `hand` when it is said of a hand, "

@@ -102,13 +102,13 @@ class ApiError(Exception):
     """
 
     def __init__(self, status: int, detail: str, headers: Mapping[str, str] | None = None,
-                 *, code: str, **params: Any) -> None:
+                 *, code: str, params: Mapping[str, Any] | None = None, **named: Any) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
         self.headers = dict(headers or {})
         self.code = code
-        self.params = params
+        self.params = {**(params or {}), **named}
 
 
 def _param(value: Any) -> Any:

@@ -116,7 +116,7 @@ def check_deck(data_dir: Path, name: str) -> str:
                   if missing else str(exc))
         raise ApiError(404 if missing else 422, detail,
                        code="deck_unknown" if missing else "deck_name_invalid",
-                       **({"name": name, "decks": names} if missing else {})) from None
+                       params={"name": name, "decks": names} if missing else None) from None
 
 
 @router.get("/api/decks", response_model=DeckList,
@@ -180,7 +180,7 @@ async def delete_learned(name: DeckName, settings: SettingsDep) -> LearnedDelete
 
 
 def _refused(exc: AdaptRefused) -> ApiError:
-    return ApiError(exc.status, exc.detail, code=exc.code, **exc.params)
+    return ApiError(exc.status, exc.detail, code=exc.code, params=exc.params)
 
 
 @router.post("/api/decks/{name}/adapt", status_code=202, response_model=AdaptStatus,
@@ -231,7 +231,7 @@ def _enrol_name(name: str) -> str:
 
 
 def _enrol_refused(exc: enrolling.EnrolRefused) -> ApiError:
-    return ApiError(exc.status, exc.detail, code=exc.code, **exc.params)
+    return ApiError(exc.status, exc.detail, code=exc.code, params=exc.params)
 
 
 @router.get("/api/decks/{name}/enrol", response_model=EnrolDraft, responses=refusals(422, 503),
