@@ -11,5 +11,5 @@ The runtime (`scorekeeper serve | read | eval`, scorekeeper/vision/ and the rest
 imports this package; tests/test_runtime_imports.py checks that. The way in is the other
 way: training uses the runtime's reader, classes and evaluation. PyTorch and ultralytics
 (the `train` extra) load only inside the functions that train or export; synth/ and
-bench.py need only numpy and OpenCV; `scorekeeper bench vision` (vision/bench.py) needs neither.
+bench.py need only numpy and OpenCV; `scorekeeper bench vision` (vision/bench.py) needs none of it.
 """
