@@ -240,7 +240,7 @@ def test_the_big_screen_fits_its_screen_with_whole_names(
             assert seen[table_name(3)]["state"].startswith("Offline since ")
             assert seen[table_name(4)]["state"] == "Offline: never reached the club"
         if count == 8 and width == 1920:  # a bright room: the light theme, in Portuguese
-            page.goto(f"{server.url}/club?theme=light&lang=pt")
+            page.goto(f"{server.url}/club?theme=light&lang=pt-PT")
             page.wait_for_selector("body.ready")
             expect(page.get_by_test_id(f"club-state-{table_name(2)}")).to_have_text(
                 "Atrasada · 14 por enviar")

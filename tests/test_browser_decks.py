@@ -120,7 +120,9 @@ def test_improve_this_deck_shows_progress_and_cancels(server: Server, admin: Pho
             started.append(json.loads(req.post_data))
             status.update(state="adapting", running=True, deck="home", minutes=5,
                           progress=0.42, left_s=174,
-                          message="adapting the classifier:  42%  2:54 left")
+                          message="deck home: 97 crops to learn from, 11 held back to check; "
+                                  "making 3000 crops of the other designs",
+                          counts={"learn": 97, "check": 11, "others": 3000})
             code = 202
         elif req.method == "DELETE":
             status.update(state="cancelled", running=False,
@@ -137,12 +139,16 @@ def test_improve_this_deck_shows_progress_and_cancels(server: Server, admin: Pho
     sheet = admin.tid("decks-sheet")
     expect(sheet).to_be_visible()
     expect(admin.tid("deck-home")).to_contain_text("home")
-    expect(admin.tid("deck-model-home")).to_have_text(
-        "Reads with the shipped model: not improved yet.")
+    expect(admin.tid("deck-model-home")).to_have_text("Not improved yet.")
     admin.tid("deck-improve-home").click()
     expect(admin.tid("deck-job")).to_have_attribute("data-state", "adapting")
     expect(admin.tid("deck-job-left")).to_have_text("2:54 left")
     assert admin.tid("deck-job-progress").get_attribute("value") == "0.42"
+    # what it learns from, as a player would say it: never the trainer's own line
+    expect(admin.tid("deck-job-line")).to_have_text(
+        "It learns from 97 pictures of this deck’s cards and 3000 of other decks, and keeps "
+        "11 aside to test itself.")
+    expect(admin.tid("deck-job")).not_to_contain_text("crops")
     expect(admin.tid("deck-improve-home")).to_be_disabled()  # one run at a time
     assert started == [{"minutes": 5}]
     box = admin.tid("deck-job-cancel").bounding_box()
@@ -208,7 +214,7 @@ def test_a_deck_is_enrolled_from_the_phone(server: Server, admin: Phone) -> None
 
     # the table's camera: the server has none after all, and says so
     admin.tid("enrol-table-camera").click()
-    expect(admin.tid("enrol-error")).to_contain_text("camera none")
+    expect(admin.tid("enrol-error")).to_contain_text("no table camera")
     expect(admin.tid("enrol-step-1")).to_have_attribute("data-state", "todo")
 
     # a card left out: the slip is named, and the photo is taken again

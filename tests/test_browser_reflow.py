@@ -38,7 +38,7 @@ pytestmark = pytest.mark.browser
 
 WIDTH, HEIGHT = 320, 640
 SCALES = (1.0, 1.3, 2.0)
-LANGS = ("en", "es", "pt")
+LANGS = ("en", "es", "pt-BR", "pt-PT")  # Brazil and Portugal say it in words of their own
 # 40 characters each (the longest name the rules take), long words and short ones
 NAMES = [
     "Annabelle Marguerite de la Fontaine-Ros",

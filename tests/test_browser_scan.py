@@ -378,7 +378,7 @@ def test_real_scan_endpoint_without_camera(tmp_path: Path, browser: Any) -> None
 
         # Camera scan: the server's reason, shown plainly; the form keeps working.
         admin.tid("scan-camera-0").click()
-        expect(admin.tid("scan-error")).to_contain_text("camera none: no camera configured")
+        expect(admin.tid("scan-error")).to_contain_text("This scorekeeper has no table camera.")
         expect(admin.tid("scan-error")).to_contain_text("Photo")
         expect(admin.tid("scan-sheet")).to_be_hidden()
         admin.tid("suit-H").click()
@@ -387,7 +387,7 @@ def test_real_scan_endpoint_without_camera(tmp_path: Path, browser: Any) -> None
 
         # Knock? without a camera says the same in its dialog.
         admin.tid("knock-check-0").click()
-        expect(admin.tid("knock-error")).to_contain_text("camera none")
+        expect(admin.tid("knock-error")).to_contain_text("no table camera")
         admin.tid("knock-close").click()
         expect(admin.tid("knock-dialog")).to_be_hidden()
 
@@ -408,7 +408,7 @@ def test_real_scan_endpoint_without_camera(tmp_path: Path, browser: Any) -> None
             admin.tid("scan-close").click()
         else:
             assert "card reader unavailable" in response.json()["detail"]
-            expect(admin.tid("scan-error")).to_contain_text("card reader unavailable")
+            expect(admin.tid("scan-error")).to_contain_text("card reader is not available")
             expect(admin.tid("scan-error")).to_contain_text("tap the cards in")
         expect(admin.tid("zone-hand").locator(".chip")).to_have_count(1)
 

@@ -218,6 +218,7 @@ def test_messages_speak_the_players_words(server: Server, phones: tuple[Phone, P
     expect(admin.tid("preview-error")).to_have_text("Mark the player who went out.")
     admin.tid("entry-save").click()
     expect(admin.tid("entry-error")).to_have_text("Mark the player who went out.")
+    expect(admin.tid("preview-error")).to_have_count(0)  # said once, not twice
     admin.tid("entry-close").click()
     admin.tid("ask-ok").click()
 
@@ -231,14 +232,15 @@ def test_messages_speak_the_players_words(server: Server, phones: tuple[Phone, P
     expect(admin.tid("settings-error")).to_have_text("Target: must be 1 or more.")
     words = admin.page.evaluate(
         "async () => { const m = await import('/static/messages.js');"
-        " return [m.playerWords(\"setting knock_penalty=1.5: must be a whole number\", 'chicago'),"
-        " m.playerWords(\"hand 2: no winner: one player must have 'went_out'\", 'rummy'),"
-        " m.playerWords(\"Bob: nobody knocks in rummy10; use 'went_out'\", 'rummy10')]; }"
+        " return [m.refusalText({code: 'settings_invalid', params: {variant: 'chicago',"
+        "   problems: [{setting: 'knock_penalty', reason: 'whole'}]}}),"
+        " m.refusalText({code: 'out_missing', params: {hand: 2}}),"
+        " m.refusalText({code: 'no_knock', params: {player: 'Bob', variant: 'rummy10'}})]; }"
     )
     assert words == [
-        "Knock penalty: must be a whole number",
-        "Hand 2: no winner: mark the player who went out",
-        "Bob: nobody knocks in Rummy 10-card; use went out",
+        "Knock penalty: must be a whole number.",
+        "Hand 2: Mark the player who went out.",
+        "Bob: nobody knocks in Rummy 10-card.",
     ]
 
 
@@ -451,7 +453,7 @@ def test_a_viewer_asks_may_i_knock_privately(server: Server, phones: tuple[Phone
         "[data-testid=mayknock-verdict]:not(.busy), [data-testid=mayknock-error]")
     expect(answered).to_be_visible(timeout=30_000)
     if viewer.tid("mayknock-error").count():
-        expect(viewer.tid("mayknock-error")).to_contain_text("card reader unavailable")
+        expect(viewer.tid("mayknock-error")).to_contain_text("card reader is not available")
     else:  # six cards on the sample mat: part of a hand gets no verdict, only what to do
         expect(verdict).to_have_attribute("data-legal", "")
         expect(verdict).to_have_text("?Read 6 of 7 cards")
@@ -490,7 +492,7 @@ ENGLISH_LEFT = """async (lang) => {
 }"""
 
 
-def english_left(phone: Phone, screen: str, problems: list[str], lang: str = "pt") -> None:
+def english_left(phone: Phone, screen: str, problems: list[str], lang: str = "pt-BR") -> None:
     problems += [f"{screen}: English {b!r}" for b in phone.page.evaluate(ENGLISH_LEFT, lang)]
 
 
@@ -507,13 +509,13 @@ def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
     chicago_after_one_hand(server)
     admin = open_phone(browser, f"{server.url}/#token={TOKEN}", 390, locale="pt-BR")
     problems: list[str] = []
-    assert admin.page.evaluate("document.documentElement.lang") == "pt"
+    assert admin.page.evaluate("document.documentElement.lang") == "pt-BR"
     expect(admin.tid("game-title")).to_have_text("Rummy Chicago")
     expect(admin.tid("primary-btn")).to_have_text("+ Mão 2")
     expect(admin.tid("hand-count")).to_have_text("1 mão")
     expect(admin.tid("knock-limit").first).to_have_text("bate com ≤ 9")
     expect(admin.tid("history-legend")).to_have_text(
-        "R rummy · B bateu · Toque numa mão para ver as cartas.")
+        "R rummy · B bateu · Toque em uma mão para ver as cartas.")
     english_left(admin, "placar", problems)
     check_screen(admin, "placar", problems)
     shot(admin, "portuguese.png")
@@ -527,7 +529,7 @@ def test_the_page_speaks_portuguese(server: Server, browser: Any) -> None:
     english_left(admin, "mão", problems)
     shot(admin, "portuguese-entry.png")
     admin.tid("entry-close").click()
-    expect(admin.tid("ask-ok")).to_have_text("Deitar fora")
+    expect(admin.tid("ask-ok")).to_have_text("Descartar")
     admin.tid("ask-ok").click()
 
     admin.tid("hand-row-1").click()

@@ -58,7 +58,7 @@ def test_two_admin_phones_save_hand_one_once(server: Server, browser: Any) -> No
         conflict = second.tid("entry-conflict")
         expect(conflict).to_be_visible()
         expect(conflict).to_contain_text("nothing was saved")
-        expect(second.tid("conflict-changes")).to_have_text("hand 1 was saved from another phone")
+        expect(second.tid("conflict-changes")).to_have_text("Hand 1 was saved from another phone")
         expect(second.tid("conflict-saved")).to_contain_text("Bob+60")
         expect(second.tid("entry-sheet")).to_be_visible()
         expect(second.tid("zone-hand").locator(".chip")).to_have_count(7)  # cards kept

@@ -223,7 +223,9 @@ def test_json_bodies_over_a_megabyte_are_refused(client: TestClient) -> None:
     big = json.dumps({"variant": "rummy", "players": ["x" * (1100 * 1024)]}).encode()
     json_type = {**ADMIN, "Content-Type": "application/json"}
     r = client.post("/api/games", content=big, headers=json_type)
-    assert r.status_code == 413 and r.json() == {"detail": "the request body is over 1 MB"}
+    assert r.status_code == 413 and r.json() == {"detail": "the request body is over 1 MB",
+                                                  "code": "body_too_large",
+                                                  "params": {"size": "1 MB"}}
 
     def chunked() -> Iterator[bytes]:  # no Content-Length: the bytes are counted as they come
         yield b'{"variant": "rummy", "players": ["'
@@ -246,7 +248,8 @@ def test_an_oversized_upload_is_refused_from_its_content_length(server: ServerPr
     assert time.monotonic() - began < 2
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 413 ") and b"connection: close" in head.lower()
-    assert json.loads(body) == {"detail": "the request body is over 20.1 MB"}
+    assert json.loads(body) == {"detail": "the request body is over 20.1 MB",
+                                "code": "body_too_large", "params": {"size": "20.1 MB"}}
 
 
 def test_a_body_that_stops_arriving_times_out() -> None:
@@ -503,7 +506,8 @@ def test_every_answer_carries_the_security_headers(client: TestClient, app: Any)
         "500": client.get("/api/broken"),
     }
     assert [r.status_code for r in answers.values()] == [200, 200, 200, 200, 404, 401, 413, 500]
-    assert answers["500"].json() == {"detail": errors.UNEXPECTED}  # in words; the log has it
+    assert answers["500"].json() == {"detail": errors.UNEXPECTED, "code": "unexpected",
+                                     "params": {}}  # in words; the log has it
     for name, r in answers.items():
         for header, value in SECURITY_HEADERS.items():
             assert r.headers.get(header.decode()) == value.decode(), (name, header)

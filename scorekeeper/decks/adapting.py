@@ -27,6 +27,10 @@ from typing import Any
 
 TRAINING = re.compile(r"^adapting\b")
 CHECKING = re.compile(r"^checking\b")
+# The run's own line on what it learns from, as numbers for the page to say in players'
+# words (the line itself is a trainer's: "97 crops to learn from, 11 held back to check").
+COUNTS = re.compile(r"(?P<learn>\d+) crops to learn from, (?P<check>\d+) held back to check"
+                    r".*?making (?P<others>\d+) crops of the other designs")
 LOSS = re.compile(r"\s+loss [\d.]+$")
 NICE = 10  # below the server's priority: a scan or a hand is never held up
 CANCEL_WAIT_S = 15.0
@@ -36,9 +40,10 @@ MAX_LINES = 40
 class AdaptRefused(Exception):
     """Why a run cannot start: `status` 409 (one is running) or 503 (no training here)."""
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, code: str, **params: object) -> None:
         super().__init__(detail)
         self.status, self.detail = status, detail
+        self.code, self.params = code, params  # the API's refusal code and its params
 
 
 def unavailable(models: Path) -> str | None:
@@ -61,6 +66,7 @@ class Run:
     state: str = "preparing"  # preparing, adapting, checking, installed, kept, cancelled, failed
     progress: float = 0.0
     message: str = ""
+    counts: dict[str, int] | None = None  # learn, check, others: the pictures it learns from
     lines: list[str] = field(default_factory=list)
     cancel_asked: bool = False
 
@@ -74,7 +80,8 @@ class Run:
         left = max(0.0, budget - elapsed) if running else 0.0
         return {"state": self.state, "deck": self.deck, "minutes": self.minutes,
                 "started_at": self.started_at, "progress": round(progress, 3),
-                "left_s": round(left), "running": running, "message": self.message}
+                "left_s": round(left), "running": running, "message": self.message,
+                **({"counts": self.counts} if self.counts else {})}
 
 
 class Adapter:
@@ -97,12 +104,12 @@ class Adapter:
     def start(self, deck: str, minutes: float, check: bool = True) -> dict[str, Any]:
         why = unavailable(self.models) if check else None
         if why:
-            raise AdaptRefused(503, why)
+            raise AdaptRefused(503, why, "adapt_unavailable")
         with self._lock:
             if self.running():
                 assert self._run is not None
                 raise AdaptRefused(409, f"deck {self._run.deck!r} is being adapted; wait for "
-                                        "it or cancel it first")
+                                        "it or cancel it first", "adapt_busy", deck=self._run.deck)
             args = [*self.command, "deck", "adapt", deck, "--minutes", f"{minutes:g}",
                     "--models", str(self.models)]
             env = {**os.environ, "SCOREKEEPER_DATA_DIR": str(self.data_dir),
@@ -123,7 +130,7 @@ class Adapter:
         with self._lock:
             proc, run = self._proc, self._run
             if proc is None or run is None or proc.poll() is not None:
-                raise AdaptRefused(409, "no deck is being adapted")
+                raise AdaptRefused(409, "no deck is being adapted", "adapt_idle")
             run.cancel_asked = True
             run.message = "cancelling…"
             proc.send_signal(signal.SIGINT)
@@ -183,3 +190,5 @@ class Adapter:
             elif TRAINING.search(line) and run.state != "checking":
                 run.state = "adapting"
             run.message = LOSS.sub("", line)[:300]
+            if found := COUNTS.search(line):
+                run.counts = {k: int(v) for k, v in found.groupdict().items()}

@@ -42,9 +42,10 @@ _reading = threading.Lock()  # one photo read at a time: the games' scans keep t
 class EnrolRefused(Exception):
     """Why a draft cannot be saved or shown: `status` 404 (no such draft or photo) or 409."""
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, code: str, **params: object) -> None:
         super().__init__(detail)
         self.status, self.detail = status, detail
+        self.code, self.params = code, params  # the API's refusal code and its params
 
 
 def draft_dir(data_dir: Path, name: str) -> Path:
@@ -200,7 +201,8 @@ def marked_photo(data_dir: Path, name: str, number: int) -> bytes:
             raise FileNotFoundError
         return (draft_dir(data_dir, name) / str(record["marked"])).read_bytes()
     except OSError:
-        raise EnrolRefused(404, f"no photo {number} in the enrolment of {name!r}") from None
+        raise EnrolRefused(404, f"no photo {number} in the enrolment of {name!r}",
+                           "enrol_photo_unknown", number=number) from None
 
 
 def discard(data_dir: Path, name: str) -> int:
@@ -234,15 +236,18 @@ def save(data_dir: Path, name: str, write_lock: Any) -> dict[str, Any]:
     with _lock:
         pages = _pages(folder)
         if not pages:
-            raise EnrolRefused(404, f"no enrolment of {name!r} under way: take photo 1 first")
+            raise EnrolRefused(404, f"no enrolment of {name!r} under way: take photo 1 first",
+                               "enrol_none", deck=name)
         why = _why_not(pages)
         if why is not None:
-            raise EnrolRefused(409, f"deck {name!r} cannot be saved yet: {why}")
+            raise EnrolRefused(409, f"deck {name!r} cannot be saved yet: {why}",
+                               "enrol_not_ready", deck=name)
         frames = {k: _decode(folder / str(p["photo"])) for k, p in pages.items()}
         broken = [k for k, f in frames.items() if f is None]
         if broken:
             raise EnrolRefused(409, f"photo {broken[0]} of the draft cannot be read back: "
-                                    "take it again")
+                                    "take it again", "enrol_photo_broken",
+                               number=broken[0])
         with write_lock:
             profile, created = create_or_open(data_dir, name)
             for k, page in sorted(pages.items()):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from scorekeeper.rules.errors import RulesError, shown
+from scorekeeper.rules.errors import RulesError, malformed, shown
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
@@ -47,18 +47,20 @@ def parse_card(code: object) -> Card:
     if isinstance(code, Card):
         return code
     if not isinstance(code, str):
-        raise CardError(f"card codes are strings, got {shown(code)}")
+        raise malformed(f"card codes are strings, got {shown(code)}", "card", "text",
+                        kind=CardError)
     text = code.strip().upper()
     if text in ("JK", "JOKER"):
         return JOKER
     if len(text) < 2 or text[-1] not in _SUIT_ALIASES or text[:-1] not in _RANK_ALIASES:
-        raise CardError(f"unknown card {shown(code)}")
+        raise CardError(f"unknown card {shown(code)}", "card_unknown", card=code[:12])
     return Card(_RANK_ALIASES[text[:-1]], _SUIT_ALIASES[text[-1]])
 
 
 def parse_cards(codes: object) -> list[Card]:
     if not isinstance(codes, list):
-        raise CardError(f"expected a list of card codes, got {shown(codes)}")
+        raise malformed(f"expected a list of card codes, got {shown(codes)}", "cards", "list",
+                        kind=CardError)
     return [parse_card(c) for c in codes]
 
 

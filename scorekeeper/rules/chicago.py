@@ -44,6 +44,8 @@ class KnockHandSize(RulesError):
         super().__init__(f"a knock check takes the whole hand: {SEVEN} cards, or {SEVEN + 1} "
                          f"with the card just drawn; it got {n} card{'' if n == 1 else 's'}"
                          + (f" ({listed})" if n else ""))
+        self.code = "knock_hand_size"
+        self.params = {"count": n, "cards": self.cards[:12]}
 
 
 def check_knock_size(cards: list[Card]) -> None:
@@ -105,7 +107,8 @@ def score(players: list[PlayerHand], s: ChicagoSettings, *,
     if ender.rummy and dw[ender.name]:
         where = f" in {' '.join(map(str, ender.hand))}" if ender.hand else ""
         raise RulesError(f"{ender.name} went rummy, but {dw[ender.name]} points do not meld"
-                         + where)
+                         + where, "rummy_not_melded", player=ender.name,
+                         points=dw[ender.name], cards=[str(c) for c in ender.hand])
     knock = None
     penalty = 0
     if ender.knocked:
@@ -136,25 +139,35 @@ def score(players: list[PlayerHand], s: ChicagoSettings, *,
 def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RulesError(f"{LABEL} needs {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                         f"got {len(players)}")
+                         f"got {len(players)}", "players_count", variant="chicago",
+                         min=MIN_PLAYERS, max=MAX_PLAYERS, count=len(players))
     for p in players:
         if p.total >= s.elimination_total:
-            raise RulesError(f"{p.name} is already out (total {p.total} ≥ {s.elimination_total})")
+            raise RulesError(f"{p.name} is already out (total {p.total} ≥ {s.elimination_total})",
+                             "player_out", player=p.name, total=p.total,
+                             limit=s.elimination_total)
         if p.melds:
-            raise RulesError(f"{p.name}: Chicago melds stay in the hand; send them in 'hand'")
+            raise RulesError(f"{p.name}: Chicago melds stay in the hand; send them in 'hand'",
+                             "melds_not_scored", player=p.name, variant="chicago")
         if p.went_out:
-            raise RulesError(f"{p.name}: Chicago hands end by 'knocked' or 'rummy', not 'went_out'")
+            raise RulesError(f"{p.name}: Chicago hands end by 'knocked' or 'rummy', not 'went_out'",
+                             "went_out_in_chicago", player=p.name)
         if p.knocked and p.rummy:
-            raise RulesError(f"{p.name} cannot both knock and go rummy")
+            raise RulesError(f"{p.name} cannot both knock and go rummy", "knock_and_rummy",
+                             player=p.name)
         if p.melded is not None:
-            raise RulesError(f"{p.name}: Chicago melds stay in the hand; type the deadwood only")
+            raise RulesError(f"{p.name}: Chicago melds stay in the hand; type the deadwood only",
+                             "melded_points_unused", player=p.name, variant="chicago")
         if p.held is not None and p.held > MAX_DEADWOOD:
             raise RulesError(f"{p.name}: {p.held} points of deadwood is not possible; "
-                             f"seven cards are worth at most {MAX_DEADWOOD}")
+                             f"seven cards are worth at most {MAX_DEADWOOD}", "deadwood_too_high",
+                             player=p.name, points=p.held, max=MAX_DEADWOOD)
     enders = [p.name for p in players if p.knocked or p.rummy]
     if len(enders) != 1:
         raise RulesError("exactly one player must have knocked or gone rummy, got "
-                         + (", ".join(enders) if enders else "none"))
+                         + (", ".join(enders) if enders else "none"),
+                         "knock_several" if enders else "knock_missing",
+                         **({"players": enders} if enders else {}))
     DECK.check(c for p in players for c in p.hand)
     for p in players:
         if p.typed:
@@ -163,7 +176,8 @@ def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> Non
             _check_complete(p)
         elif len(p.hand) > SEVEN and not (_ends(p) and len(p.hand) == SEVEN + 1):
             raise RulesError(f"{p.name} shows {len(p.hand)} cards: only the player who knocked "
-                             "or went rummy may show 8")
+                             "or went rummy may show 8", "eight_cards_ender_only", player=p.name,
+                             count=len(p.hand))
 
 
 def _check_complete(p: PlayerHand) -> None:
@@ -173,9 +187,11 @@ def _check_complete(p: PlayerHand) -> None:
         return
     if n == SEVEN + 1:
         raise RulesError(f"{p.name} holds 8 cards, but only the player who knocked or went "
-                         "rummy may show 8; a Chicago hand is 7")
+                         "rummy may show 8; a Chicago hand is 7", "eight_cards_ender_only",
+                         player=p.name, count=n)
     raise RulesError(f"{p.name} holds {n} card{'' if n == 1 else 's'}; "
-                     "a Chicago hand is 7 (8 for the player who knocked or went rummy)")
+                     "a Chicago hand is 7 (8 for the player who knocked or went rummy)",
+                     "chicago_hand_size", player=p.name, n=n)
 
 
 def _ends(p: PlayerHand) -> bool:

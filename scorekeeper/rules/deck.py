@@ -28,9 +28,12 @@ class DeckSpec:
             if count <= allowed:
                 continue
             if card.is_joker and self.jokers == 0:
-                raise CardError("JK cannot exist: this game is played without jokers")
+                raise CardError("JK cannot exist: this game is played without jokers",
+                                "card_no_jokers")
             raise CardError(f"{card} appears {count} times, but {self.describe()} "
-                            f"{'holds' if self.decks == 1 else 'hold'} only {allowed}")
+                            f"{'holds' if self.decks == 1 else 'hold'} only {allowed}",
+                            "card_too_many", card=str(card), count=count, allowed=allowed,
+                            decks=self.decks)
 
     def describe(self) -> str:
         decks = "one deck" if self.decks == 1 else f"{self.decks} decks"

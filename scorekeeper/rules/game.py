@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper.rules.cards import card_codes, parse_cards
-from scorekeeper.rules.errors import RulesError, shown
+from scorekeeper.rules.errors import RulesError, malformed, shown
 from scorekeeper.rules.hand import PlayerHand, parse_players
 from scorekeeper.rules.names import clean_name, json_kind
 from scorekeeper.rules.scoring import score_hand
@@ -76,7 +76,9 @@ class Game:
         if not isinstance(players, list) or not fewest <= len(players) <= most:
             got = len(players) if isinstance(players, list) else json_kind(players)
             raise RulesError(f"{rules.label} needs a list of {fewest} to {most} "
-                             f"player names, got {got}")
+                             f"player names, got {got}", "players_count", variant=rules.name,
+                             min=fewest, max=most,
+                             count=len(players) if isinstance(players, list) else None)
 
     @staticmethod
     def _check_names(players: Sequence[object]) -> list[str]:
@@ -84,7 +86,7 @@ class Game:
         for raw in players:
             name = clean_name(raw)
             if name.casefold() in (n.casefold() for n in names):
-                raise RulesError(f"player {name!r} is named twice")
+                raise RulesError(f"player {name!r} is named twice", "name_twice", name=name)
             names.append(name)
         return names
 
@@ -99,7 +101,8 @@ class Game:
         for p in players:
             if p.name.casefold() not in by_fold:
                 raise RulesError(f"{p.name!r} is not a player in this game "
-                                 f"({', '.join(self.names)})")
+                                 f"({', '.join(self.names)})", "not_a_player", name=p.name,
+                                 players=list(self.names))
             out.append(replace(p, name=by_fold[p.name.casefold()]))
         return out
 
@@ -117,7 +120,8 @@ class Game:
             try:
                 if over:
                     raise RulesError("the game is already over"
-                                     + (f": {winner} won" if winner else ""))
+                                     + (f": {winner} won" if winner else ""),
+                                     "game_over", winner=winner)
                 players = self._canonical(raw)
                 active = [name for name in self.names if name not in eliminated]
                 got = {p.name for p in players}
@@ -126,14 +130,16 @@ class Game:
                     extra = sorted(got - set(active))
                     what = (f"missing {', '.join(missing)}" if missing
                             else f"{', '.join(extra)} already out")
-                    raise RulesError(f"every player still in must be in the hand: {what}")
+                    raise RulesError(f"every player still in must be in the hand: {what}",
+                                     "hand_players_missing" if missing else "hand_players_out",
+                                     players=missing or extra)
                 order = {name: i for i, name in enumerate(self.names)}
                 players.sort(key=lambda p: order[p.name])
                 players = [replace(p, total=totals[p.name]) for p in players]
                 result = score_hand(self.settings, players, hand_number=n,
                                     complete=not stored[n - 1])
             except RulesError as exc:
-                raise RulesError(f"hand {n}: {exc}") from None
+                raise exc.within(f"hand {n}", hand=n) from None
             for row in result["players"]:
                 totals[row["name"]] = row["total"]
                 if row["eliminated"]:
@@ -171,7 +177,7 @@ class Game:
         that holds such a hand is still served. The same goes for its settings.
         """
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise RulesError("an event needs a 'type'")
+            raise malformed("an event needs a 'type'", "type", "missing")
         kind = event["type"]
         if kind == "hand":
             self._commit([*self.hands, event.get("players")],  # type: ignore[list-item]
@@ -184,7 +190,7 @@ class Game:
             return self._state.results[n - 1]
         if kind == "undo":
             if not self.hands:
-                raise RulesError("there is no hand to undo")
+                raise RulesError("there is no hand to undo", "undo_nothing")
             self._commit(self.hands[:-1], self._stored[:-1])
             return None
         if kind == "rename":
@@ -199,18 +205,20 @@ class Game:
                 self.settings = before
                 raise
             return None
-        raise RulesError(f"unknown event type {shown(kind)}")
+        raise malformed(f"unknown event type {shown(kind)}", "type", "invalid")
 
     def _hand_number(self, n: object) -> int:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(self.hands):
-            raise RulesError(f"there is no hand {shown(n)}; hands are 1 to {len(self.hands)}")
+            raise RulesError(f"there is no hand {shown(n)}; hands are 1 to {len(self.hands)}",
+                             "hand_unknown", n=shown(n), count=len(self.hands))
         return n
 
     def _rename(self, old: object, new: object) -> None:
         if isinstance(old, str):
             old = unicodedata.normalize("NFC", old)
         if old not in self.names:
-            raise RulesError(f"{shown(old)} is not a player in this game")
+            raise RulesError(f"{shown(old)} is not a player in this game", "not_a_player",
+                             name=shown(old).strip("'"), players=list(self.names))
         fresh = self._check_names([new if n == old else n for n in self.names])
         new_name = fresh[self.names.index(old)]
         hands = [[{**p, "name": new_name} if p["name"] == old else p for p in h]
@@ -238,7 +246,8 @@ class Game:
         knock = self.rules.knock
         if knock is None:
             knocking = " and ".join(v.label for v in VARIANTS.entries() if v.knock)
-            raise RulesError(f"the knock check is for {knocking}")
+            raise RulesError(f"the knock check is for {knocking}", "knock_not_in_game",
+                             variants=[v.name for v in VARIANTS.entries() if v.knock])
         return knock
 
     def knock_check(self, player: str, cards: list[str]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.errors import RulesError, malformed
 
 MAX_NAME = 40
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -26,18 +26,22 @@ def _is_control(ch: str) -> bool:
     return unicodedata.category(ch) == "Cc"
 
 
-def _problem(name: str) -> str | None:
+def _problem(name: str) -> RulesError | None:
     """What is wrong with an already stripped, normalised name, in players' words."""
     if not name:
-        return "a player name cannot be empty"
+        return RulesError("a player name cannot be empty", "name_empty")
     if len(name) > MAX_NAME:
-        return f"a player name is at most {MAX_NAME} characters, this one has {len(name)}"
+        return RulesError(f"a player name is at most {MAX_NAME} characters, this one has "
+                          f"{len(name)}", "name_too_long", max=MAX_NAME, length=len(name))
     if any(_is_surrogate(ch) for ch in name):
-        return "a player name holds a broken character (a lone surrogate)"
+        return RulesError("a player name holds a broken character (a lone surrogate)",
+                          "name_broken")
     if any(ch in BIDI_CONTROLS for ch in name):
-        return "a player name cannot hold text-direction control characters"
+        return RulesError("a player name cannot hold text-direction control characters",
+                          "name_control")
     if any(_is_control(ch) for ch in name):
-        return "a player name cannot hold control characters (tabs, line breaks…)"
+        return RulesError("a player name cannot hold control characters (tabs, line "
+                          "breaks…)", "name_control")
     return None
 
 
@@ -54,11 +58,11 @@ def json_kind(value: object) -> str:
 def clean_name(raw: object) -> str:
     """The name as the game keeps it (stripped, NFC); RulesError if it is no valid name."""
     if not isinstance(raw, str):
-        raise RulesError(f"a player name must be text, got {json_kind(raw)}")
+        raise malformed(f"a player name must be text, got {json_kind(raw)}", "name", "text")
     name = unicodedata.normalize("NFC", raw).strip()
     problem = _problem(name)
     if problem:
-        raise RulesError(problem)
+        raise problem
     return name
 
 

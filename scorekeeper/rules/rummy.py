@@ -68,28 +68,37 @@ def _check(players: list[PlayerHand], variant: str, complete: bool,
            s: RummyFamily) -> PlayerHand | None:
     top = MAX_PLAYERS[variant]
     if not MIN_PLAYERS <= len(players) <= top:
-        raise RulesError(f"{variant} needs {MIN_PLAYERS} to {top} players, got {len(players)}")
+        raise RulesError(f"{variant} needs {MIN_PLAYERS} to {top} players, got {len(players)}",
+                         "players_count", variant=variant, min=MIN_PLAYERS, max=top,
+                         count=len(players))
     out = [p for p in players if p.went_out]
     for p in players:
         if p.melds:
             raise RulesError(f"{p.name}: melds on the table do not score in {variant}; "
-                             "send only the cards left in 'hand'")
+                             "send only the cards left in 'hand'", "melds_not_scored",
+                             player=p.name, variant=variant)
         if p.knocked:
-            raise RulesError(f"{p.name}: nobody knocks in {variant}; use 'went_out'")
+            raise RulesError(f"{p.name}: nobody knocks in {variant}; use 'went_out'", "no_knock",
+                             player=p.name, variant=variant)
         if p.rummy and not p.went_out:
-            raise RulesError(f"{p.name} went rummy but did not go out")
+            raise RulesError(f"{p.name} went rummy but did not go out", "rummy_not_out",
+                             player=p.name)
         if p.melded is not None:
             raise RulesError(f"{p.name}: melded points score only in Rummy 500; "
-                             "type the points left in the hand")
+                             "type the points left in the hand", "melded_points_unused",
+                             player=p.name, variant=variant)
     if len(out) > 1:
-        raise RulesError(f"only one player can go out, got {', '.join(p.name for p in out)}")
+        raise RulesError(f"only one player can go out, got {', '.join(p.name for p in out)}",
+                         "out_several", players=[p.name for p in out])
     if not out and variant == "rummy":
-        raise RulesError("no winner: one player must have 'went_out'")
+        raise RulesError("no winner: one player must have 'went_out'", "out_missing")
     if out and out[0].hand:
         raise RulesError(f"{out[0].name} went out but still holds "
-                         f"{' '.join(map(str, out[0].hand))}")
+                         f"{' '.join(map(str, out[0].hand))}", "out_holds_cards",
+                         player=out[0].name, cards=[str(c) for c in out[0].hand])
     if out and out[0].held:
-        raise RulesError(f"{out[0].name} went out but still holds {out[0].held} points")
+        raise RulesError(f"{out[0].name} went out but still holds {out[0].held} points",
+                         "out_holds_points", player=out[0].name, points=out[0].held)
     DECK.check(c for p in players for c in p.hand)
     deal = deal_size(variant, len(players))
     for p in players:
@@ -114,10 +123,12 @@ def _check_left(p: PlayerHand, variant: str, deal: int) -> None:
     label = LABELS[variant]
     if n == 0:
         raise RulesError(f"{p.name} holds no cards; in {label} only the player who went out "
-                         "holds none (enter the cards left in the hand)")
+                         "holds none (enter the cards left in the hand)", "hand_empty",
+                         player=p.name, variant=variant)
     if n > deal:
         raise RulesError(f"{p.name} holds {n} cards; in {label} a hand left at the end "
-                         f"is at most the {deal} dealt")
+                         f"is at most the {deal} dealt", "hand_over_deal", player=p.name,
+                         count=n, variant=variant, deal=deal)
 
 
 def _check_typed(p: PlayerHand, variant: str, deal: int, s: RummyFamily) -> None:
@@ -126,10 +137,12 @@ def _check_typed(p: PlayerHand, variant: str, deal: int, s: RummyFamily) -> None
     held = p.held or 0
     if held == 0:
         raise RulesError(f"{p.name} holds 0 points; in {LABELS[variant]} only the player who "
-                         "went out holds nothing (type the points left in the hand)")
+                         "went out holds nothing (type the points left in the hand)",
+                         "points_zero", player=p.name, variant=variant)
     if held > deal * top_card:
         raise RulesError(f"{p.name} holds {held} points, more than the {deal} cards dealt "
-                         f"can be worth ({deal * top_card})")
+                         f"can be worth ({deal * top_card})", "points_over_deal",
+                         player=p.name, points=held, deal=deal, max=deal * top_card)
 
 
 def _outcome(rows: list[dict[str, Any]], s: RummyFamily,

@@ -64,12 +64,15 @@ def score(players: list[PlayerHand], s: Rummy500Settings) -> dict[str, Any]:
 def _check(players: list[PlayerHand], s: Rummy500Settings) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RulesError(f"{LABEL} needs {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                         f"got {len(players)}")
+                         f"got {len(players)}", "players_count", variant="rummy500",
+                         min=MIN_PLAYERS, max=MAX_PLAYERS, count=len(players))
     for p in players:
         if p.knocked:
-            raise RulesError(f"{p.name}: nobody knocks in {LABEL}")
+            raise RulesError(f"{p.name}: nobody knocks in {LABEL}", "no_knock", player=p.name,
+                             variant="rummy500")
         for typed in (p.held, p.melded):
             if s.scoring == "5-10-15" and typed is not None and typed % 5:
                 raise RulesError(f"{p.name}: {typed} points cannot be made of cards worth "
-                                 "5, 10 and 15; check the points typed")
+                                 "5, 10 and 15; check the points typed", "points_not_5_10_15",
+                                 player=p.name, points=typed)
     deck(s).check(c for p in players for c in p.all_cards())

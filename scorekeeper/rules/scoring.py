@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.rules.deck import DeckSpec
-from scorekeeper.rules.errors import RulesError, shown
+from scorekeeper.rules.errors import malformed, shown
 from scorekeeper.rules.hand import PlayerHand, parse_players
 from scorekeeper.rules.melds import MeldRules
 from scorekeeper.rules.settings import VariantSettings
@@ -46,15 +46,17 @@ def meld_rules_for(settings: VariantSettings) -> MeldRules:
 def score_line(line: object) -> dict[str, Any]:
     """Score one parsed input line of the `score` contract."""
     if not isinstance(line, dict):
-        raise RulesError(f"each line must be a JSON object, got {type(line).__name__}")
+        raise malformed(f"each line must be a JSON object, got {type(line).__name__}",
+                        "line", "object")
     unknown = set(line) - _LINE_KEYS
     if unknown:
-        raise RulesError(f"unknown key {shown(sorted(unknown)[0])}")
+        raise malformed(f"unknown key {shown(sorted(unknown)[0])}", "line", "unknown_key")
     if "variant" not in line:
-        raise RulesError("missing 'variant'")
+        raise malformed("missing 'variant'", "variant", "missing")
     settings = parse_settings(line["variant"], line.get("settings"))
     hand_number = line.get("hand_number")
     if hand_number is not None and (isinstance(hand_number, bool)
                                     or not isinstance(hand_number, int)):
-        raise RulesError(f"hand_number must be a whole number, got {shown(hand_number)}")
+        raise malformed(f"hand_number must be a whole number, got {shown(hand_number)}",
+                        "hand_number", "whole")
     return score_hand(settings, parse_players(line.get("players")), hand_number)

@@ -12,8 +12,9 @@ from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError
 
-from scorekeeper.rules.errors import RulesError, shown
+from scorekeeper.rules.errors import RulesError, malformed, shown
 
 
 class VariantSettings(BaseModel):
@@ -69,7 +70,8 @@ class Rummy10Settings(VariantSettings):
     @classmethod
     def _listed_target(cls, v: int) -> int:
         if v not in (100, 300, 500):
-            raise ValueError("Rummy 10-card plays to 100, 300 or 500")
+            raise PydanticCustomError("one_of", "Rummy 10-card plays to 100, 300 or 500",
+                                      {"options": [100, 300, 500]})
         return v
 
     @property
@@ -115,9 +117,38 @@ _BOUNDS = {
 }
 
 
+# The kind of each problem, for the refusal's params (its words are the page's, by reason).
+_REASONS = {
+    "int_type": "whole", "int_parsing": "whole", "int_from_float": "whole",
+    "int_parsing_size": "too_large", "bool_type": "bool", "bool_parsing": "bool",
+    "string_type": "text", "list_type": "list", "dict_type": "object", "model_type": "object",
+    "model_attributes_type": "object", "missing": "missing", "extra_forbidden": "unknown_key",
+    "string_too_short": "empty", "string_unicode": "broken_char", "greater_than": "gt",
+    "greater_than_equal": "ge", "less_than": "lt", "less_than_equal": "le",
+    "literal_error": "one_of", "one_of": "one_of", "too_long": "too_many",
+    "too_short": "too_few", "string_too_long": "too_long", "json_invalid": "json",
+}
+_REASON_CTX = ("gt", "ge", "lt", "le", "max_length", "min_length")
+
+
+def problem_reason(error: Mapping[str, Any],
+                   options: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """A pydantic error as `{"reason", ...}`: its kind and the bounds it names, never the
+    value; `options` are the values a choice allows (pydantic only says them in English)."""
+    kind, ctx = error.get("type", ""), error.get("ctx") or {}
+    reason = _REASONS.get(kind, "invalid")
+    out: dict[str, Any] = {"reason": reason}
+    out.update({k: ctx[k] for k in _REASON_CTX if isinstance(ctx.get(k), int | float)})
+    if reason == "one_of":
+        out["options"] = list(ctx.get("options") or options)
+    return out
+
+
 def plain_message(error: Mapping[str, Any]) -> str:
     """A pydantic error in players' words, without the value that caused it."""
     kind, ctx = error.get("type", ""), error.get("ctx") or {}
+    if kind == "one_of":
+        return str(error.get("msg", "is not valid"))
     if kind in _PLAIN:
         return _PLAIN[kind]
     if kind in _BOUNDS:
@@ -138,17 +169,29 @@ def _expected(field: FieldInfo) -> str:
     return "a whole number"
 
 
-def _bool_problems(model: type[VariantSettings], raw: dict[str, Any]) -> list[str]:
+def _options(field: FieldInfo | None) -> tuple[Any, ...]:
+    annotation = field.annotation if field is not None else None
+    return get_args(annotation) if get_origin(annotation) is Literal else ()
+
+
+Problem = tuple[str, dict[str, Any]]  # the English words, and the params' problem
+
+
+def _bool_problems(model: type[VariantSettings], raw: dict[str, Any]) -> list[Problem]:
     """Booleans where a number belongs (pydantic would read true as 1)."""
-    return [f"setting {name}={shown(raw[name])}: must be {_expected(field)}, not true or false"
+    return [(f"setting {name}={shown(raw[name])}: must be {_expected(field)}, not true or false",
+             {"setting": name, **({"reason": "one_of", "options": list(_options(field))}
+                                  if _options(field) else {"reason": "whole"})})
             for name, field in model.model_fields.items()
             if field.annotation is not bool and isinstance(raw.get(name), bool)]
 
 
-def _refuse(problems: list[str]) -> RulesError:
+def _refuse(variant: str, problems: list[Problem]) -> RulesError:
     more = len(problems) - MAX_PROBLEMS
     tail = [f"and {more} more problem{'' if more == 1 else 's'}"] if more > 0 else []
-    return RulesError("; ".join(problems[:MAX_PROBLEMS] + tail))
+    return RulesError("; ".join([words for words, _ in problems[:MAX_PROBLEMS]] + tail),
+                      "settings_invalid", variant=variant,
+                      problems=[p for _, p in problems[:MAX_PROBLEMS]], more=max(more, 0))
 
 
 def validate_settings(variant: str, model: type[S], raw: object, *,
@@ -158,15 +201,20 @@ def validate_settings(variant: str, model: type[S], raw: object, *,
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise RulesError(f"settings must be an object, got {shown(raw)}")
-    unknown = [f"unknown setting {shown(k)} for {variant}" for k in raw
-               if k not in model.model_fields]
+        raise malformed(f"settings must be an object, got {shown(raw)}", "settings", "object")
+    unknown: list[Problem] = [(f"unknown setting {shown(k)} for {variant}",
+                               {"setting": str(k)[:40], "reason": "unknown_key"})
+                              for k in raw if k not in model.model_fields]
     problems = unknown or ([] if lenient else _bool_problems(model, raw))
     if problems:
-        raise _refuse(problems)
+        raise _refuse(variant, problems)
     try:
         return model.model_validate(raw, strict=False)
     except ValidationError as exc:
-        raise _refuse([f"setting {'.'.join(str(p) for p in err['loc']) or 'settings'}"
-                       f"={shown(err.get('input'))}: {plain_message(err)}"
-                       for err in exc.errors()]) from None
+        raise _refuse(variant, [
+            (f"setting {'.'.join(str(p) for p in err['loc']) or 'settings'}"
+             f"={shown(err.get('input'))}: {plain_message(err)}",
+             {"setting": ".".join(str(p) for p in err["loc"]) or "settings",
+              **problem_reason(err, _options(model.model_fields.get(str(err["loc"][0]))
+                                             if err["loc"] else None))})
+            for err in exc.errors()]) from None

@@ -17,7 +17,7 @@ from scorekeeper.registry import Registry
 from scorekeeper.rules import chicago, rummy, rummy500
 from scorekeeper.rules.cards import ACE, Card, pip_value
 from scorekeeper.rules.deck import DeckSpec
-from scorekeeper.rules.errors import RulesError, shown
+from scorekeeper.rules.errors import RulesError, malformed, shown
 from scorekeeper.rules.hand import PlayerHand
 from scorekeeper.rules.melds import MeldRules
 from scorekeeper.rules.settings import (
@@ -160,7 +160,8 @@ class Variant(Generic[S]):
         """The values a setting with a finite choice allows; RulesError for any other."""
         found = next((s for s in self.schema if s.key == key), None)
         if found is None or found.options is None:
-            raise RulesError(f"{self.label} has no setting {shown(key)} with a fixed choice")
+            raise malformed(f"{self.label} has no setting {shown(key)} with a fixed choice",
+                            "setting", "invalid")
         return found.options
 
 
@@ -219,8 +220,12 @@ RUMMY500: Variant[Rummy500Settings] = Variant(
     end=HandEnd(reads="melds", typed=("melded", "held")), goal_key="target")
 
 # In the order the page lists them.
+def _unknown_variant(message: str) -> RulesError:
+    return RulesError(message, "variant_unknown", variants=list(VARIANTS.names()))
+
+
 VARIANTS: Registry[Variant[Any]] = Registry("variant", [CHICAGO, RUMMY, RUMMY10, RUMMY500],
-                                            error=RulesError, show=shown)
+                                            error=_unknown_variant, show=shown)
 _BY_SETTINGS: dict[type[object], Variant[Any]] = {v.settings: v for v in VARIANTS.entries()}
 
 

@@ -62,6 +62,10 @@ PG_BACKUPS = ("PostgreSQL: the server takes no backups itself; pg_dump does "
 class GameNotFound(LookupError):
     """No game with that id."""
 
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id}")
+        self.game_id = game_id
+
 
 class GameOver(ValueError):
     """A hand was posted to a game that has already ended."""
@@ -389,12 +393,12 @@ class GameStore:
         created_at. What a copy elsewhere (the club) starts from before replaying the events.
         """
         if not 0 < game_id <= MAX_ID:
-            raise GameNotFound(f"no game with id {game_id}")
+            raise GameNotFound(game_id)
         with self.database.read() as tx:
             row = tx.fetchone("SELECT variant, players, settings, deck, created_at FROM games"
                               " WHERE id = ?", (game_id,))
         if row is None:
-            raise GameNotFound(f"no game with id {game_id}")
+            raise GameNotFound(game_id)
         variant, players, settings, deck, created = row
         return {"id": game_id, "variant": str(variant),
                 "players": safe_json(json.loads(players)),
@@ -488,7 +492,7 @@ class GameStore:
     def _entry(self, game_id: int) -> _Entry:
         """The game as it stands: the cache, checked against the database when shared."""
         if not 0 < game_id <= MAX_ID:  # SQLite's integers end at 2**63 - 1 (OverflowError)
-            raise GameNotFound(f"no game with id {game_id}")
+            raise GameNotFound(game_id)
         cached = self._cache.get(game_id)
         if cached is not None and not self._shared:
             return cached
@@ -507,7 +511,7 @@ class GameStore:
         row = tx.fetchone("SELECT variant, players, settings, created_at, deck, seq FROM games"
                           " WHERE id = ?" + (" FOR UPDATE" if lock else ""), (game_id,))
         if row is None:
-            raise GameNotFound(f"no game with id {game_id}")
+            raise GameNotFound(game_id)
         variant, players, settings, created, deck, stored_seq = row
         if entry is not None and entry.seq == stored_seq:
             return entry

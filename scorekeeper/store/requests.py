@@ -57,13 +57,16 @@ class Written:
 class GameMoved(Exception):
     """The game is no longer at the version the write was made against; nothing changed."""
 
-    def __init__(self, game_id: int, expected: int, seq: int, changes: list[str]) -> None:
-        self.game_id, self.expected, self.seq, self.changes = game_id, expected, seq, changes
+    def __init__(self, game_id: int, expected: int, seq: int,
+                 changes: list[tuple[str, dict[str, Any]]]) -> None:
+        self.game_id, self.expected, self.seq = game_id, expected, seq
+        self.changes = [words for words, _ in changes]
+        self.moves = [what for _, what in changes]  # each change as data: {change, hand…}
         if expected > seq:
             message = (f"this phone's copy of the game (version {expected}) is not the "
                        f"server's (version {seq}): nothing was saved; reload the game")
         else:
-            said = "; ".join(changes) or "the game has changed"
+            said = "; ".join(self.changes) or "the game has changed"
             message = (f"{said} since this phone loaded the game: nothing was saved; "
                        "look at the game as it is now")
         super().__init__(message[:1].upper() + message[1:])
@@ -71,6 +74,8 @@ class GameMoved(Exception):
 
 class KeyReused(RulesError):
     """An Idempotency-Key sent again with a different request (422 in the API)."""
+
+    code = "idempotency_key_reused"
 
 
 def _cutoff(now: datetime) -> str:
@@ -103,30 +108,37 @@ def remember(tx: Tx, scope: int, request: RequestKey, answer: dict[str, Any],
                (scope, request.key, request.fingerprint, json.dumps(answer), created))
 
 
-def _change(hands_before: int, event: dict[str, Any]) -> str:
+def _change(hands_before: int, event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A change in words, and as data for the page to say in its language."""
     kind = event.get("type")
     if kind == "hand":
-        return f"hand {hands_before + 1} was saved from another phone"
+        return (f"hand {hands_before + 1} was saved from another phone",
+                {"change": "hand", "hand": hands_before + 1})
     if kind == "correct":
-        return f"hand {event.get('n')} was corrected from another phone"
+        n = event.get("n")
+        return f"hand {n} was corrected from another phone", {"change": "correct", "hand": n}
     if kind == "undo":
-        return f"hand {hands_before} was undone from another phone"
+        return (f"hand {hands_before} was undone from another phone",
+                {"change": "undo", "hand": hands_before})
     if kind == "rename":
-        return f"{event.get('old')} was renamed {event.get('new')} from another phone"
+        old, new = event.get("old"), event.get("new")
+        return (f"{old} was renamed {new} from another phone",
+                {"change": "rename", "old": old, "new": new})
     if kind == "settings":
-        return "the house rules were changed from another phone"
-    return "the game was changed from another phone"
+        return "the house rules were changed from another phone", {"change": "settings"}
+    return "the game was changed from another phone", {"change": "game"}
 
 
 def changes_since(setup: tuple[str, list[str], dict[str, Any] | None],
-                  events: Sequence[dict[str, Any]], since: int) -> list[str]:
+                  events: Sequence[dict[str, Any]], since: int
+                  ) -> list[tuple[str, dict[str, Any]]]:
     """What the events after seq `since` did, in players' words, oldest first.
 
     `setup` is the game as created (variant, players, settings); `events` every stored event
     in order. A replay, so that each change names the hand as it was numbered then."""
     variant, players, settings = setup
     game = Game(variant, players, settings, stored=True)
-    out: list[str] = []
+    out: list[tuple[str, dict[str, Any]]] = []
     for seq, event in enumerate(events, start=1):
         if seq > since:
             out.append(_change(len(game.hands), event))

@@ -106,7 +106,7 @@ async def get_club(request: Request) -> ClubServer:
     """The club server's parts; a route only a club server has asks for them."""
     club = parts(request.app).club
     if club is None:
-        raise ApiError(404, "this scorekeeper is not a club server")
+        raise ApiError(404, "this scorekeeper is not a club server", code="not_club")
     return club
 
 

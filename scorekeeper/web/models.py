@@ -21,6 +21,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, Tag
 
 from scorekeeper.rules.hand import MAX_HAND
+from scorekeeper.web.refusals.codes import CODES, REASONS
 
 MAX_LISTED = 64  # players, cards, melds, hands' worth of items in one request
 MAX_TEXT = 200  # a name, a variant (the rules allow 40-character names)
@@ -44,12 +45,21 @@ class _Answer(BaseModel):
 # ---- refusals -------------------------------------------------------------------------------
 
 class Problem(BaseModel):
-    """Every refusal: one short message naming the problem, in the players' words."""
+    """Every refusal: a stable `code`, the values it names (`params`) and `detail`, the
+    message in the language asked for (Accept-Language: en, es, pt-BR, pt-PT; English
+    otherwise). A page says it from `code` and `params` in its own words."""
 
-    detail: str
-    code: str | None = Field(None, description="the kind of refusal, for a page to act on: "
-                             "game_changed (412), idempotency_key_reused (422), "
-                             "knock_hand_size (422)")
+    detail: str = Field(description="the refusal in words, in the language of the request's "
+                                    "Accept-Language (Content-Language says which)")
+    code: str = Field(description="the kind of refusal, stable across versions and "
+                                  "languages; its params: " + "; ".join(
+                                      f"{c}: {p or '-'}" for c, p in CODES.items()),
+                      json_schema_extra={"enum": list(CODES)})
+    params: dict[str, Any] = Field(
+        description="what the refusal names, by code (see `code`): player names, card codes "
+                    "(10H, KD, JK), numbers, variant ids; `hand` when it is said of a hand, "
+                    "`player` of a player; request_invalid and settings_invalid list "
+                    "`problems`, each with a `reason`: " + ", ".join(REASONS))
     changes: list[str] | None = Field(None, description="412: what changed since the "
                                       "version the write named, oldest first")
     seq: int | None = Field(None, description="412: the game's version now (its ETag)")
@@ -403,7 +413,11 @@ class AdaptStatus(_Answer):
     started_at: str | None = None
     progress: float | None = None
     left_s: int | None = None
-    message: str | None = None
+    message: str | None = Field(None, description="the run's last line, as the trainer "
+                                "writes it (English)")
+    counts: dict[str, int] | None = Field(None, description="what it learns from: `learn` "
+                                          "pictures of the deck's cards, `check` kept aside "
+                                          "to test it, `others` of other decks")
 
 
 class EnrolPhoto(_Answer):

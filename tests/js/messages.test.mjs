@@ -1,20 +1,75 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { describe } from '../../scorekeeper/web/static/api.js';
+import { cardText } from '../../scorekeeper/web/static/cards.js';
+import { CATALOGUES, setLanguage, t } from '../../scorekeeper/web/static/i18n.js';
 import {
-  checkNumber, missingEnder, missingPoints, playerWords,
+  changeTexts, checkNumber, missingEnder, missingPoints, refusalText,
 } from '../../scorekeeper/web/static/messages.js';
-import './setup.mjs';
+import { setVariants } from '../../scorekeeper/web/static/variants.js';
+import { SERVED } from './setup.mjs';
 
-test('internal names become the page words', () => {
-  assert.equal(playerWords('setting knock_penalty=1.5: must be a whole number', 'chicago'),
-    'Knock penalty: must be a whole number');
-  assert.equal(playerWords("hand 1: no winner: one player must have 'went_out'", 'rummy'),
-    'Hand 1: no winner: mark the player who went out');
-  assert.equal(playerWords("Ann: Chicago melds stay in the hand; send them in 'hand'", 'chicago'),
-    'Ann: Chicago melds stay in the hand; send them in the hand');
-  assert.equal(playerWords('rummy10 needs 2 to 5 players, got 6', 'rummy10'),
-    'Rummy 10-card needs 2 to 5 players, got 6');
-  assert.equal(playerWords('Cannot reach the scorekeeper.'), 'Cannot reach the scorekeeper.');
+function speak(lang) {
+  setLanguage(lang);
+  setVariants(SERVED); // the variants' words are taken in the language of the moment
+}
+
+test('a refusal is said from its code and params, in the page language', () => {
+  speak('en');
+  const hand = { code: 'chicago_hand_size', params: { hand: 4, player: 'Ann', n: 3 }, detail: 'x' };
+  assert.equal(refusalText(hand),
+    'Hand 4: Ann holds 3 cards; a Chicago hand is 7 (8 for the player who knocked or went rummy).');
+  speak('es');
+  assert.equal(refusalText(hand),
+    'Mano 4: Ann tiene 3 cartas; una mano de Chicago es de 7 (8 para quien cerró o hizo rummy).');
+  speak('pt-BR');
+  assert.equal(refusalText({ ...hand, params: { ...hand.params, n: 1 } }),
+    'Mão 4: Ann tem 1 carta; uma mão de Chicago é de 7 (8 para quem bateu ou fez rummy).');
+});
+
+test('cards, variants, settings and numbers as the page names them', () => {
+  speak('pt-PT');
+  assert.equal(refusalText({ code: 'out_holds_cards', params: { player: 'Ann', cards: ['KD', '8D', 'JK'] } }),
+    'Ann saiu mas ainda tem rei de ouros, 8♦, curinga.');
+  speak('en');
+  assert.equal(refusalText({ code: 'card_too_many', params: { card: 'QS', count: 3, allowed: 2, decks: 2 } }),
+    'Queen of spades appears 3 times, but the decks hold only 2.');
+  assert.equal(refusalText({ code: 'no_knock', params: { player: 'Bob', variant: 'rummy10' } }),
+    'Bob: nobody knocks in Rummy 10-card.');
+  assert.equal(refusalText({
+    code: 'settings_invalid',
+    params: {
+      variant: 'chicago',
+      problems: [{ setting: 'knock_penalty', reason: 'whole' }, { setting: 'knock_penalty', reason: 'ge', ge: 0 }],
+      more: 2,
+    },
+  }), 'Knock penalty: must be a whole number; Knock penalty: must be 0 or more; and 2 more problems.');
+  speak('es');
+  assert.equal(refusalText({ code: 'photo_too_large', params: { width: 8000, height: 6000, max: 24.5 } }),
+    'La foto tiene 8000 × 6000 píxeles; se leen como mucho 24,5 megapíxeles.');
+  // a card the rules could not read is shown as it was sent, said of its player
+  assert.equal(refusalText({ code: 'card_unknown', params: { card: 'ZZ', player: 'Bo', hand: 2 } }),
+    'Mano 2: Bo: «ZZ» no es una carta.');
+});
+
+test('an unknown code shows the server detail, and no body says nothing', () => {
+  speak('es');
+  assert.equal(refusalText({ code: 'from_the_future', params: {}, detail: 'dicho por el servidor' }),
+    'dicho por el servidor');
+  assert.equal(refusalText({ detail: 'sin código' }), 'sin código');
+  assert.equal(refusalText(null), null);
+  assert.equal(describe(404, null), 'No encontrado.');
+  speak('en');
+});
+
+test('every code the server lists has words in every catalogue', () => {
+  const codes = JSON.parse(readFileSync(new URL('./refusal-codes.json', import.meta.url), 'utf8'));
+  assert.ok(codes.length > 80, `only ${codes.length} codes: is the list broken?`);
+  for (const [lang, cat] of Object.entries(CATALOGUES)) {
+    const missing = codes.filter((c) => !(`refusal.${c}` in cat) && !(`refusal.${c}.other` in cat));
+    assert.deepEqual(missing, [], `${lang} cannot say these refusals`);
+  }
 });
 
 test('who ended the hand is asked for before a preview', () => {
@@ -46,4 +101,25 @@ test('points typed instead of cards are asked for, whole and not negative', () =
   assert.equal(missingPoints('rummy500', [typed('Ann', { melded: '40' })]), null);
   assert.equal(missingPoints('rummy500', [typed('Ann', { went_out: true })]), 'Type Ann’s points.');
   assert.equal(missingPoints('rummy', [{ name: 'Ann', held: '' }]), null); // cards, not points
+});
+
+test('a card in a sentence: a number card by its symbol, a face card in words', () => {
+  speak('pt-BR');
+  assert.deepEqual(['KD', '8D', '10H', 'AS', 'JK'].map(cardText),
+    ['rei de ouros', '8♦', '10♥', 'ás de espadas', 'curinga']);
+  speak('en');
+  assert.equal(t('knock.eighth', { card: cardText('KD') }), ' · 8th card not counted: king of diamonds');
+});
+
+test('what changed on another phone is said in the page language', () => {
+  speak('es');
+  const moved = {
+    code: 'game_changed',
+    changes: ['hand 3 was saved from another phone', 'Ann was renamed Ana from another phone'],
+    params: { seq: 5, changes: [{ change: 'hand', hand: 3 }, { change: 'rename', old: 'Ann', new: 'Ana' }] },
+  };
+  assert.deepEqual(changeTexts(moved),
+    ['La mano 3 se guardó desde otro teléfono', 'Ann pasó a llamarse Ana desde otro teléfono']);
+  assert.deepEqual(changeTexts({ changes: ['from an older server'] }), ['from an older server']);
+  speak('en');
 });

@@ -119,7 +119,8 @@ class GuardedRoute(APIRoute):
             async def table_guarded(request: Request) -> Response:
                 table = await club_table(request)
                 if table is None:
-                    raise ApiError(401, TABLE_TOKEN_REQUIRED, {"WWW-Authenticate": "Bearer"})
+                    raise ApiError(401, TABLE_TOKEN_REQUIRED, {"WWW-Authenticate": "Bearer"},
+                                   code="table_token_required")
                 request.state.club_table = table
                 return await handler(request)
 
@@ -127,7 +128,8 @@ class GuardedRoute(APIRoute):
 
         async def guarded(request: Request) -> Response:
             if not is_admin(request):
-                raise ApiError(401, TOKEN_REQUIRED, {"WWW-Authenticate": "Bearer"})
+                raise ApiError(401, TOKEN_REQUIRED, {"WWW-Authenticate": "Bearer"},
+                               code="token_required")
             return await handler(request)
 
         return guarded

@@ -1,5 +1,7 @@
-"""The one error path: every refusal leaves here as `{"detail": "<one message>"}`, with a
-stable `code` where the page acts on the kind of refusal (a game that moved on: 412).
+"""The one error path: every refusal leaves here as `{"detail", "code", "params"}`: a stable
+`code` (refusals/codes.py lists them), the values it names (`params`: players, cards,
+numbers) and `detail`, the message in the language the request asks for (Accept-Language;
+English by default, the rules' own words). The page says it from `code` and `params`.
 
 Handlers for each kind of failure are installed on the app by `install`: the request's
 shape (pydantic, 422), the rules' refusals (RulesError, 422), the store's answers (no such
@@ -30,12 +32,15 @@ from starlette.exceptions import HTTPException
 
 from scorekeeper.camera.base import CameraError
 from scorekeeper.rules import KnockHandSize, RulesError
-from scorekeeper.rules.names import safe_text
-from scorekeeper.rules.settings import plain_message
-from scorekeeper.store import GameMoved, GameNotFound, GameOver, KeyReused
-from scorekeeper.store.faults import StoreError, explain
+from scorekeeper.rules.names import safe_json, safe_text
+from scorekeeper.rules.settings import plain_message, problem_reason
+from scorekeeper.store import GameMoved, GameNotFound, GameOver
+from scorekeeper.store.faults import StoreError, classify, explain
+from scorekeeper.web.http.limits import BodyError
 from scorekeeper.web.live.hub import StreamRefused
 from scorekeeper.web.models import UNION_TAGS
+from scorekeeper.web.refusals.language import pick
+from scorekeeper.web.refusals.say import say
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +48,7 @@ MAX_ERRORS = 3       # problems named in one reply
 MAX_PROBLEM = 200    # characters per problem
 MAX_DETAIL = 1000    # characters in any detail
 MAX_PART = 40        # characters of one part of a location (a key can be any size)
+MAX_LIST = 12        # items of a list in params (cards, players)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -85,85 +91,126 @@ def _describe(error: Mapping[str, Any], body: Any = None) -> str:
     return _cut(f"{where}: {what}" if where else f"the request body {what}", MAX_PROBLEM)
 
 
-class ApiError(Exception):
-    """A route's refusal: `status`, the message the phone shows, and any headers.
+def _problem(error: Mapping[str, Any], body: Any = None) -> dict[str, Any]:
+    """One validation problem for params: where (as in the message) and its kind."""
+    return {"field": _where(error.get("loc", ()), body) or "body", **problem_reason(error)}
 
-    Raised, never returned: `install` answers it like every other error.
+
+class ApiError(Exception):
+    """A route's refusal: `status`, the message in English, its `code` and `params`, and
+    any headers. Raised, never returned: `install` answers it like every other error.
     """
 
-    def __init__(self, status: int, detail: str,
-                 headers: Mapping[str, str] | None = None, *, code: str | None = None) -> None:
+    def __init__(self, status: int, detail: str, headers: Mapping[str, str] | None = None,
+                 *, code: str, params: Mapping[str, Any] | None = None, **named: Any) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
         self.headers = dict(headers or {})
         self.code = code
+        self.params = {**(params or {}), **named}
 
 
-def _detail(status: int, message: str, headers: Mapping[str, str] | None = None, *,
-            code: str | None = None, **extra: Any) -> JSONResponse:
-    body: dict[str, Any] = {"detail": _cut(safe_text(message), MAX_DETAIL)}
-    if code is not None:
-        body["code"] = code
-    body.update(extra)
-    return JSONResponse(body, status_code=status, headers=dict(headers or {}))
+def _param(value: Any) -> Any:
+    """A param as the reply carries it: short, few, encodable (a name, a card, a number)."""
+    if isinstance(value, str):
+        return _cut(safe_text(value), MAX_PART * 2)
+    if isinstance(value, list | tuple):
+        return [_param(v) for v in value[:MAX_LIST]]
+    if isinstance(value, dict):
+        return {str(k)[:MAX_PART]: _param(v) for k, v in list(value.items())[:MAX_LIST]}
+    return safe_json(value)
 
 
-async def _invalid(_: Request, exc: Exception) -> JSONResponse:
+def refusal_body(language: str, message: str, code: str, params: Mapping[str, Any],
+                 **extra: Any) -> dict[str, Any]:
+    """`{"detail", "code", "params"}`: the English message (the rules' own words), or the
+    refusal said in `language` from its code and params."""
+    params = {k: _param(v) for k, v in params.items() if v is not None}
+    said = None if language == "en" else say(code, params, language)
+    detail = _cut(safe_text(said or message), MAX_DETAIL)
+    return {"detail": detail, "code": code, "params": params, **extra}
+
+
+def _detail(request: Request, status: int, message: str,
+            headers: Mapping[str, str] | None = None, *, code: str,
+            params: Mapping[str, Any] | None = None, **extra: Any) -> JSONResponse:
+    language = pick(request.headers.get("accept-language"))
+    body = refusal_body(language, message, code, params or {}, **extra)
+    out = {"Content-Language": language, "Vary": "Accept-Language", **dict(headers or {})}
+    return JSONResponse(body, status_code=status, headers=out)
+
+
+async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
     problems = [_describe(e, exc.body) for e in errors[:MAX_ERRORS]]
-    if len(errors) > MAX_ERRORS:
-        more = len(errors) - MAX_ERRORS
+    more = max(len(errors) - MAX_ERRORS, 0)
+    if more:
         problems.append(f"and {more} more problem{'' if more == 1 else 's'}")
-    return _detail(422, "; ".join(problems) or "invalid request")
+    if errors and errors[0].get("type") == "json_invalid":
+        return _detail(request, 422, problems[0], code="json_malformed")
+    return _detail(request, 422, "; ".join(problems) or "invalid request",
+                   code="request_invalid",
+                   params={"problems": [_problem(e, exc.body) for e in errors[:MAX_ERRORS]],
+                           "more": more})
 
 
 async def _http(request: Request, exc: Exception) -> Response:
     """FastAPI's own 4xx, except that a body it could not parse says why."""
     assert isinstance(exc, HTTPException)
     if isinstance(exc.__cause__, RecursionError):
-        return _detail(422, "malformed JSON: nested too deeply")
+        return _detail(request, 422, "malformed JSON: nested too deeply", code="json_malformed")
     if isinstance(exc.__cause__, UnicodeDecodeError):
-        return _detail(422, "malformed JSON: the body is not UTF-8 text")
-    return await http_exception_handler(request, exc)
+        return _detail(request, 422, "malformed JSON: the body is not UTF-8 text",
+                       code="json_malformed")
+    if isinstance(exc, BodyError):
+        return _detail(request, exc.status_code, str(exc.detail), exc.headers, code=exc.code,
+                       params=exc.params)
+    answer = await http_exception_handler(request, exc)
+    if not isinstance(answer, JSONResponse):
+        return answer  # a 304 or 204 has no body
+    return _detail(request, exc.status_code, str(exc.detail), exc.headers, code="http_error",
+                   params={"status": exc.status_code})
 
 
-async def _refused(_: Request, exc: Exception) -> JSONResponse:
+async def _refused(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return _detail(exc.status, exc.detail, exc.headers, code=exc.code)
+    return _detail(request, exc.status, exc.detail, exc.headers, code=exc.code,
+                   params=exc.params)
 
 
-async def _moved(_: Request, exc: Exception) -> JSONResponse:
+async def _moved(request: Request, exc: Exception) -> JSONResponse:
     """412: the write was made against an older version of the game; what changed since,
     and the version it is at now (its ETag), so the phone can show it and decide."""
     assert isinstance(exc, GameMoved)
     changes = [_cut(safe_text(c), MAX_PROBLEM) for c in exc.changes[-MAX_ERRORS * 4:]]
-    return _detail(412, str(exc), {"ETag": f'"{exc.seq}"'}, code="game_changed",
+    return _detail(request, 412, str(exc), {"ETag": f'"{exc.seq}"'}, code="game_changed",
+                   params={"seq": exc.seq, "changes": exc.moves[-MAX_ERRORS * 4:]},
                    changes=changes, seq=exc.seq)
 
 
-async def _knock_size(_: Request, exc: Exception) -> JSONResponse:
+async def _knock_size(request: Request, exc: Exception) -> JSONResponse:
     """A knock check on a partial hand: how many cards it got and which, for the page."""
     assert isinstance(exc, KnockHandSize)
-    return _detail(422, str(exc), code="knock_hand_size", count=len(exc.cards),
-                   cards=exc.cards[:MAX_ERRORS * 4])
+    return _detail(request, 422, str(exc), code=exc.code, params=exc.params,
+                   count=len(exc.cards), cards=exc.cards[:MAX_ERRORS * 4])
 
 
-async def _key_reused(_: Request, exc: Exception) -> JSONResponse:
-    return _detail(422, str(exc), code="idempotency_key_reused")
+async def _rules(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RulesError)
+    return _detail(request, 422, str(exc) or type(exc).__name__, code=exc.code,
+                   params=exc.params)
 
 
-async def _rules(_: Request, exc: Exception) -> JSONResponse:
-    return _detail(422, str(exc) or type(exc).__name__)
+async def _not_found(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, GameNotFound)
+    return _detail(request, 404, str(exc), code="game_not_found",
+                   params={"game": getattr(exc, "game_id", None)})
 
 
-async def _not_found(_: Request, exc: Exception) -> JSONResponse:
-    return _detail(404, str(exc))
-
-
-async def _game_over(_: Request, exc: Exception) -> JSONResponse:
-    return _detail(409, str(exc))
+async def _game_over(request: Request, exc: Exception) -> JSONResponse:
+    return _detail(request, 409, str(exc), code="game_over")
 
 
 async def _storage(request: Request, exc: Exception) -> JSONResponse:
@@ -175,17 +222,21 @@ async def _storage(request: Request, exc: Exception) -> JSONResponse:
     action = "read its games" if request.method in ("GET", "HEAD") else "save"
     detail = explain(exc, action)
     log.error("%s %s: %s (%s)", request.method, request.url.path, detail, exc)
-    return _detail(503, detail)
+    return _detail(request, 503, detail, code="storage_failed",
+                   params={"action": "read" if action.startswith("read") else "save",
+                           "fault": classify(exc)})
 
 
 async def _camera(request: Request, exc: Exception) -> JSONResponse:
     log.warning("%s %s: camera: %s", request.method, request.url.path, exc)
-    return _detail(503, f"camera: {exc}")
+    return _detail(request, 503, f"camera: {exc}", code="camera_failed")
 
 
-async def _stream_refused(_: Request, exc: Exception) -> JSONResponse:
+async def _stream_refused(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StreamRefused)
-    return _detail(exc.status, exc.message, {"Retry-After": str(exc.retry_after_s)})
+    return _detail(request, exc.status, exc.message, {"Retry-After": str(exc.retry_after_s)},
+                   code="live_client_full" if exc.status == 429 else "live_full",
+                   params={"max": exc.limit})
 
 
 UNEXPECTED = "the scorekeeper hit an unexpected error; it is in the server's log"
@@ -196,7 +247,7 @@ async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     traceback. (Starlette then raises the error again, for the server and test clients.)"""
     log.error("%s %s: unexpected error", request.method, request.url.path,
               exc_info=(type(exc), exc, exc.__traceback__))
-    return _detail(500, UNEXPECTED)
+    return _detail(request, 500, UNEXPECTED, code="unexpected")
 
 
 def install(app: FastAPI) -> None:
@@ -206,7 +257,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _refused)
     app.add_exception_handler(GameOver, _game_over)
     app.add_exception_handler(GameMoved, _moved)
-    app.add_exception_handler(KeyReused, _key_reused)
     app.add_exception_handler(KnockHandSize, _knock_size)
     app.add_exception_handler(RulesError, _rules)
     app.add_exception_handler(GameNotFound, _not_found)

@@ -49,8 +49,10 @@ class BodyError(HTTPException):
     handler answers `{"detail": ...}`; the connection is closed, not drained.
     """
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, **params: object) -> None:
         super().__init__(status, detail, headers={"Connection": "close"})
+        self.code = "body_too_slow" if status == 408 else "body_too_large"
+        self.params = params
 
 
 def route_pattern(path: str) -> re.Pattern[str]:
@@ -90,7 +92,8 @@ class BodyLimit:
         limit = self.limit_for(scope["path"])
         declared = _content_length(scope)
         if declared is not None and declared > limit:
-            await _answer(send, 413, f"the request body is over {megabytes(limit)}")
+            await _answer(scope, send, BodyError(413, f"the request body is over "
+                                                     f"{megabytes(limit)}", size=megabytes(limit)))
             return
         body = _CountedBody(receive, limit, self.idle_s, self.total_s)
         started = False
@@ -105,7 +108,7 @@ class BodyLimit:
         except BodyError as exc:  # only when nothing in the app turned it into an answer
             if started:
                 raise
-            await _answer(send, exc.status_code, exc.detail)
+            await _answer(scope, send, exc)
 
 
 class _CountedBody:
@@ -139,7 +142,8 @@ class _CountedBody:
         self.size += len(message.get("body", b""))
         if self.size > self.limit:
             self.done = True
-            raise BodyError(413, f"the request body is over {megabytes(self.limit)}")
+            raise BodyError(413, f"the request body is over {megabytes(self.limit)}",
+                            size=megabytes(self.limit))
         self.done = not message.get("more_body", False)
         return message
 
@@ -152,11 +156,19 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-async def _answer(send: Send, status: int, detail: str) -> None:
+async def _answer(scope: Scope, send: Send, exc: BodyError) -> None:
     """A JSON error that closes the connection, so an unread body is never drained."""
-    body = json.dumps({"detail": detail}).encode()
+    from scorekeeper.web.http.errors import refusal_body  # errors.py answers the app's
+    from scorekeeper.web.refusals.language import pick
+
+    asked = next((v.decode("latin-1") for k, v in scope["headers"]
+                  if k == b"accept-language"), None)
+    language = pick(asked)
+    body = json.dumps(refusal_body(language, str(exc.detail), exc.code, exc.params)).encode()
+    status = exc.status_code
     headers = [
         (b"content-type", b"application/json"),
+        (b"content-language", language.encode()),
         (b"content-length", str(len(body)).encode()),
         (b"connection", b"close"),
     ]

@@ -65,7 +65,7 @@ def request_key(key: str | None, request: Request, body: BaseModel | None) -> Re
         return None
     if not 0 < len(key) <= MAX_KEY or not _KEY.match(key):
         raise ApiError(400, f"Idempotency-Key must be 1 to {MAX_KEY} visible ASCII characters "
-                            "(a UUID, say)", code="idempotency_key_malformed")
+                            "(a UUID, say)", code="idempotency_key_malformed", max=MAX_KEY)
     what = f"{request.method} {request.url.path}\n"
     if body is not None:
         what += body.model_dump_json(exclude_unset=True)

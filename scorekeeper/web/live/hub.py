@@ -34,9 +34,11 @@ class StreamRefused(Exception):
     Raised from a route, web/errors.py answers it with `Retry-After: retry_after_s`.
     """
 
-    def __init__(self, status: int, message: str, retry_after_s: int = REFUSED_RETRY_S) -> None:
+    def __init__(self, status: int, message: str, limit: int,
+                 retry_after_s: int = REFUSED_RETRY_S) -> None:
         super().__init__(message)
         self.status = status
+        self.limit = limit  # the streams allowed (the server's, or one client's)
         self.message = message
         self.retry_after_s = retry_after_s
 
@@ -76,10 +78,12 @@ class Hub:
         """Why one more stream for `client` would be refused; None if it would not."""
         if self._total >= self.max_streams:
             return StreamRefused(503, f"the server already sends live updates to "
-                                      f"{self.max_streams} listeners; try again later")
+                                      f"{self.max_streams} listeners; try again later",
+                                  self.max_streams)
         if self._streams[client] >= self.per_client and not self.exempt(client):
             return StreamRefused(429, f"{client} already has {self.per_client} live update "
-                                      f"streams open; close a tab and try again")
+                                      f"streams open; close a tab and try again",
+                                  self.per_client)
         return None
 
     def subscribe(self, game_id: int, client: str = "") -> asyncio.Queue[Item]:

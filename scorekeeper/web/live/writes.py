@@ -40,7 +40,7 @@ class GameWriter:
         if self.owner is not None:
             refusal = await run_in_threadpool(self.owner, game_id)
             if refusal is not None:
-                raise ApiError(409, refusal)
+                raise ApiError(409, refusal, code="game_at_table")
         written = await run_in_threadpool(
             lambda: self.store.write(game_id, event, answer, request=request,
                                      expect_seq=expect_seq))

@@ -66,11 +66,11 @@ async def _answer(work: Callable[[], T]) -> T:
     try:
         return await run_in_threadpool(work)
     except UnknownSeason as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code="season_unknown") from None
     except SeasonExists as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code="season_exists") from None
     except LeagueError as exc:
-        raise ApiError(422, str(exc)) from None
+        raise ApiError(422, str(exc), code="league_invalid") from None
 
 
 @router.get("/club", response_class=HTMLResponse, responses=HTML)

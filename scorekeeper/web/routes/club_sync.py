@@ -94,11 +94,11 @@ def _token(action: Any, name: str) -> TableToken:
     try:
         return TableToken(name=name, token=action(name))
     except UnknownTable as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code="table_unknown") from None
     except TableTaken as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code="table_taken") from None
     except TableError as exc:
-        raise ApiError(422, str(exc)) from None
+        raise ApiError(422, str(exc), code="table_invalid") from None
 
 
 @router.post("/api/club/tables", status_code=201, response_model=TableToken,

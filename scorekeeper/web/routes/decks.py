@@ -114,7 +114,9 @@ def check_deck(data_dir: Path, name: str) -> str:
         names = [r["name"] for r in deck_rows(data_dir) if not r.get("broken")]
         detail = (f"no deck named {name!r}; the decks here: {', '.join(names) or 'none yet'}"
                   if missing else str(exc))
-        raise ApiError(404 if missing else 422, detail) from None
+        raise ApiError(404 if missing else 422, detail,
+                       code="deck_unknown" if missing else "deck_name_invalid",
+                       params={"name": name, "decks": names} if missing else None) from None
 
 
 @router.get("/api/decks", response_model=DeckList,
@@ -144,18 +146,20 @@ async def confirm_scan(key: Annotated[str, PathParam(max_length=64)], body: Conf
     if scan is None:
         raise ApiError(404, f"no scan {key[:40]} waiting to be learned from (only scans of a "
                             "game with a deck are kept, each until it is confirmed, and only "
-                            "the last few)")
+                            "the last few)", code="scan_unknown")
     confirmed = []
     for k, c in enumerate(body.cards, start=1):
         if c.read >= len(scan.cards):
             raise ApiError(422, f"cards.{k}: the scan read {len(scan.cards)} cards; there is "
-                                f"no card {c.read}")
+                                f"no card {c.read}", code="scan_card_missing",
+                           read=c.read, count=len(scan.cards))
         confirmed.append((c.read, str(parse_card(c.card))))
     if len({n for n, _ in confirmed}) < len(confirmed):
-        raise ApiError(422, "cards: a card of the scan is confirmed twice")
+        raise ApiError(422, "cards: a card of the scan is confirmed twice",
+                       code="scan_card_twice")
     added = [str(parse_card(c)) for c in body.added]
     if frames.take(key) is None:  # confirmed meanwhile by another request
-        raise ApiError(404, f"scan {key[:40]} was learned from already")
+        raise ApiError(404, f"scan {key[:40]} was learned from already", code="scan_learned")
     if not confirmed:
         return {"learned": 0, "deck": scan.deck, "why": "no read card confirmed"}
     reader = await reader_of(vision)
@@ -176,7 +180,7 @@ async def delete_learned(name: DeckName, settings: SettingsDep) -> LearnedDelete
 
 
 def _refused(exc: AdaptRefused) -> ApiError:
-    return ApiError(exc.status, exc.detail)
+    return ApiError(exc.status, exc.detail, code=exc.code, params=exc.params)
 
 
 @router.post("/api/decks/{name}/adapt", status_code=202, response_model=AdaptStatus,
@@ -223,11 +227,11 @@ def _enrol_name(name: str) -> str:
     try:
         return check_name(name)
     except DeckError as exc:
-        raise ApiError(422, str(exc)) from None
+        raise ApiError(422, str(exc), code="deck_name_invalid") from None
 
 
 def _enrol_refused(exc: enrolling.EnrolRefused) -> ApiError:
-    return ApiError(exc.status, exc.detail)
+    return ApiError(exc.status, exc.detail, code=exc.code, params=exc.params)
 
 
 @router.get("/api/decks/{name}/enrol", response_model=EnrolDraft, responses=refusals(422, 503),
@@ -251,7 +255,9 @@ async def _enrol_frame(request: Request, camera: CameraDep) -> tuple[Any, bytes 
     frame = await run_in_threadpool(camera.capture)
     if frame is None:
         status = camera.status()
-        raise ApiError(503, f"camera {status.state}: {status.error or 'no frame'}")
+        raise ApiError(503, f"camera {status.state}: {status.error or 'no frame'}",
+                       code="camera_none" if status.state == "none" else "camera_unavailable",
+                       state=status.state)
     return frame, None, "jpg"
 
 

@@ -76,7 +76,8 @@ async def _from_photo(request: Request, game: Any, vision: Vision, data_dir: Pat
     upload, player = await scan.photo_form(
         request, "a photo of the hand goes in the file field 'image'")
     if player is None:
-        raise ApiError(422, "say whose hand it is: the field 'player'")
+        raise ApiError(422, "say whose hand it is: the field 'player'",
+                       code="knock_player_missing")
     name = game.player_name(player)
     data = await upload.read()
     frame = await scan.decode_upload(data, upload.filename or "the photo")
@@ -131,7 +132,8 @@ async def knock_check(game_id: int, request: Request, response: Response, store:
     wait = 0.0 if is_local(client) or admin else limits.wait_s(client)
     if wait > 0:
         raise ApiError(429, f"too many knock checks from this phone: try again in {wait:.0f} s",
-                       {"Retry-After": str(max(1, round(wait)))})
+                       {"Retry-After": str(max(1, round(wait)))}, code="knock_too_often",
+                       wait=max(1, round(wait)))
     game = store.game(game_id)
     game.knock()  # a variant without a knock is refused before any photo is read
     if scan.is_upload(request):

@@ -126,6 +126,6 @@ async def qr_svg(url: Annotated[str, Query(min_length=1)], codes: QrCodesDep) ->
     """A QR code drawn here, so the page needs no CDN to show one."""
     if len(url) > QR_MAX_TEXT:
         raise ApiError(414, f"url: a QR code is drawn for at most {QR_MAX_TEXT} characters, "
-                            f"got {len(url)}")
+                            f"got {len(url)}", code="qr_too_long", max=QR_MAX_TEXT)
     svg = await codes.svg(url)
     return Svg(svg, headers={"Cache-Control": "max-age=86400"})

@@ -87,16 +87,20 @@ async def decode_upload(data: bytes, name: str) -> Any:
     Decoding a big photo takes a second or more on a Pi, so it runs in a worker thread.
     """
     if len(data) > MAX_UPLOAD:
-        raise ApiError(413, f"the photo is over {megabytes(MAX_UPLOAD)}")
+        raise ApiError(413, f"the photo is over {megabytes(MAX_UPLOAD)}", code="photo_too_big",
+                       size=megabytes(MAX_UPLOAD))
     size = image_size(data)
     if size is None:
-        raise ApiError(415, f"{name} is not an image (JPEG, PNG, WebP or BMP expected)")
+        raise ApiError(415, f"{name} is not an image (JPEG, PNG, WebP or BMP expected)",
+                       code="photo_not_image")
     if size.pixels > MAX_PIXELS:
         raise ApiError(413, f"{name} is {size.width} × {size.height} pixels; at most "
-                            f"{MAX_PIXELS / 1e6:g} megapixels are read")
+                            f"{MAX_PIXELS / 1e6:g} megapixels are read", code="photo_too_large",
+                       width=size.width, height=size.height, max=MAX_PIXELS / 1e6)
     frame = await run_in_threadpool(_decode, data)
     if frame is None:
-        raise ApiError(415, f"{name} is not a readable {size.format.upper()} image")
+        raise ApiError(415, f"{name} is not a readable {size.format.upper()} image",
+                       code="photo_unreadable", format=size.format.upper())
     return frame
 
 
@@ -105,9 +109,10 @@ async def photo_form(request: Request, missing: str) -> tuple[UploadFile, str | 
     form = await request.form()
     upload, player = form.get("image"), form.get("player")
     if not isinstance(upload, UploadFile):
-        raise ApiError(422, missing)
+        raise ApiError(422, missing, code="photo_missing")
     if player is not None and not isinstance(player, str):
-        raise ApiError(422, "player: must be text, not a file")
+        raise ApiError(422, "player: must be text, not a file", code="request_invalid",
+                       problems=[{"field": "player", "reason": "text"}])
     return upload, player or None
 
 
@@ -116,7 +121,7 @@ async def json_body(request: Request, model: type[M], malformed: str) -> M:
     try:
         raw = await request.json()
     except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
-        raise ApiError(422, f"malformed JSON: {malformed}") from None
+        raise ApiError(422, f"malformed JSON: {malformed}", code="json_malformed") from None
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
@@ -131,7 +136,7 @@ async def reader_of(vision: Vision) -> Any:
     try:
         return await run_in_threadpool(vision.reader)
     except (VisionError, ImportError, OSError) as exc:
-        raise ApiError(503, f"card reader unavailable: {exc}") from exc
+        raise ApiError(503, f"card reader unavailable: {exc}", code="reader_unavailable") from exc
 
 
 async def _frame_and_player(request: Request, camera: CameraDep
@@ -146,7 +151,9 @@ async def _frame_and_player(request: Request, camera: CameraDep
     frame = await run_in_threadpool(camera.capture)
     if frame is None:
         status = camera.status()
-        raise ApiError(503, f"camera {status.state}: {status.error or 'no frame'}")
+        raise ApiError(503, f"camera {status.state}: {status.error or 'no frame'}",
+                       code="camera_none" if status.state == "none" else "camera_unavailable",
+                       state=status.state)
     return frame, body.player, "camera"
 
 
@@ -158,7 +165,7 @@ async def deck_reader_of(vision: Vision, data_dir: Path, deck: str | None
     try:
         return await run_in_threadpool(reader_for, vision, data_dir, deck)
     except (VisionError, ImportError, OSError) as exc:
-        raise ApiError(503, f"card reader unavailable: {exc}") from exc
+        raise ApiError(503, f"card reader unavailable: {exc}", code="reader_unavailable") from exc
 
 
 router = APIRouter(route_class=GuardedRoute)
@@ -207,7 +214,8 @@ async def scan(game_id: int, request: Request, store: StoreDep, camera: CameraDe
 def scan_image(key: str, scans: ScansDep) -> Response:
     jpeg = scans.get(key)
     if jpeg is None:
-        raise ApiError(404, f"no scan {key} (only the last {KEEP_SCANS} are kept)")
+        raise ApiError(404, f"no scan {key} (only the last {KEEP_SCANS} are kept)",
+                       code="scan_unknown", keep=KEEP_SCANS)
     return Jpeg(jpeg, headers={"Cache-Control": "no-store"})
 
 

@@ -1,7 +1,9 @@
-// HTTP API client: bearer token from the admin link, JSON in and out, {"detail"} errors.
+// HTTP API client: bearer token from the admin link, JSON in and out; a refusal
+// ({detail, code, params}) becomes an ApiError whose message is in the page's language.
 
-import { t } from './i18n.js';
+import { language, t } from './i18n.js';
 import { keep, kept } from './kept.js';
+import { refusalText } from './messages.js';
 
 const TOKEN_KEY = 'scorekeeper.token';
 
@@ -61,29 +63,18 @@ export function absorbLocation() {
   return game || null;
 }
 
-function describe(status, body) {
-  if (body && typeof body === 'object' && body.detail != null) {
-    const d = body.detail;
-    if (typeof d === 'string') return d;
-    if (Array.isArray(d)) {
-      // FastAPI validation errors: [{loc, msg}, …]
-      return d
-        .map((e) => {
-          if (typeof e === 'string') return e;
-          const loc = Array.isArray(e.loc) ? e.loc.filter((x) => x !== 'body').join('.') : '';
-          return loc ? `${loc}: ${e.msg}` : e.msg || JSON.stringify(e);
-        })
-        .join('; ');
-    }
-    return JSON.stringify(d);
-  }
+/** A refusal in the page's words: by its code, else the server's detail, else by status. */
+export function describe(status, body) {
+  const said = refusalText(body);
+  if (said) return said;
   if (status === 401 || status === 403) return t('net.notAllowed');
   if (status === 404) return t('net.notFound');
   return t('net.server', { status });
 }
 
 function authHeaders(extra = {}) {
-  const headers = { ...extra };
+  // `detail` in the page's language, for a code this page does not know yet
+  const headers = { 'Accept-Language': `${language()}, en;q=0.5`, ...extra };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   return headers;
@@ -133,7 +124,7 @@ export async function requestBlob(path) {
     } catch {
       /* not JSON */
     }
-    throw new ApiError(describe(res.status, data), res.status);
+    throw new ApiError(describe(res.status, data), res.status, data);
   }
   return res.blob();
 }

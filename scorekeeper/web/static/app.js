@@ -8,7 +8,7 @@ import { openMayKnock } from './mayknock.js';
 import { shareFile, sheetCsv, sheetImage, sheetPdf } from './sheetshare.js';
 import { splitLayoffs } from './layoff.js';
 import { icon, openCamera } from './scan.js';
-import { checkNumber, playerWords } from './messages.js';
+import { checkNumber } from './messages.js';
 import { clubName, loadRoster, markRow, renderRoster, target } from './roster.js';
 import { LANGUAGES, pickLanguage, savedLanguage, saveLanguage, setLanguage, t, translateStatic } from './i18n.js';
 import { THEMES, savedTheme, setTheme } from './theme.js';
@@ -553,7 +553,7 @@ async function redoHand(gameId, n, body) {
     toast(t('toast.back', { n }));
     refreshGame();
   } catch (e) {
-    toast(playerWords(e.message, g.variant), 'error');
+    toast(e.message, 'error');
   }
 }
 
@@ -786,7 +786,7 @@ async function createGame(ng) {
     await openGame(game.id, { pin: false });
     toast(t('game.started', { variant: variantLabel(ng.variant) }));
   } catch (e) {
-    showNewGameError(ng, playerWords(e.message, ng.variant));
+    showNewGameError(ng, e.message);
   } finally {
     btn.disabled = false;
     btn.textContent = t('newgame.start');
@@ -902,7 +902,7 @@ function openSettings() {
         toast(t('toast.rulesUpdated'));
         refreshGame();
       } catch (e) {
-        err.textContent = playerWords(e.message, g.variant);
+        err.textContent = e.message;
         err.hidden = false;
       } finally {
         saveBtn.disabled = false;

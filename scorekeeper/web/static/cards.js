@@ -154,3 +154,16 @@ export function pickerGrid({ suit, onSuit, onPick, jokers = 0, prefix = '', stat
     h('div', { class: 'ranks', role: 'group', 'aria-label': t('cards.rank') }, ranks),
   ];
 }
+
+/**
+ * A card in a sentence: a number card as its rank and suit symbol ("8♦"), an ace or a
+ * face card in words ("king of diamonds"), as the server's messages name them.
+ */
+export function cardText(code) {
+  code = cardCode(code);
+  if (code === JOKER) return t('cards.joker');
+  const { rank, suit } = parseCard(code);
+  if (!SUIT_SYMBOL[suit] || !rank) return code;
+  if (!has(`cards.rankName.${rank}`)) return `${rank}${SUIT_SYMBOL[suit]}`;
+  return t('cards.name', { rank: rankName(rank), suit: suitName(suit).toLowerCase() });
+}

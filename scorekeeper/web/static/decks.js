@@ -109,7 +109,10 @@ function jobPanel() {
       'aria-label': t('decks.job', { name: job.deck }),
     }),
     h('p', { class: 'small', testid: 'deck-job-state' }, stateText),
-    job.running && job.message ? h('p', { class: 'muted small deck-job-line', testid: 'deck-job-line' }, job.message) : null,
+    // what it learns from, in numbers said as a player would (the run's own line is a
+    // trainer's: "97 crops to learn from, 11 held back to check…")
+    job.running && job.counts ? h('p', { class: 'muted small deck-job-line', testid: 'deck-job-line' },
+      t('decks.counts', { learn: num(job.counts.learn), check: num(job.counts.check), others: num(job.counts.others) })) : null,
     job.running ? h('button', {
       type: 'button',
       class: 'btn btn-secondary',

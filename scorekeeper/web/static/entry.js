@@ -2,7 +2,7 @@
 // a live preview from /preview, Save (POST) or Save correction (PUT).
 import { api, newRequestKey } from './api.js';
 import {
-  JOKER, cardCode, chip, chipRow, deckRules, sortCards, pickerGrid,
+  JOKER, cardCode, cardText, chip, chipRow, deckRules, sortCards, pickerGrid,
 } from './cards.js';
 import {
   icon, openCamera, openKnock, openReview, photoInput, scanCards, scanHint,
@@ -11,7 +11,7 @@ import {
   agoText, clearDraft, draftKey, loadDraft, pruneDrafts, saveDraft,
 } from './drafts.js';
 import {
-  missingEnder, missingPoints, playerWords,
+  changeTexts, missingEnder, missingPoints,
 } from './messages.js';
 import { t } from './i18n.js';
 import { tabNames } from './shortnames.js';
@@ -228,7 +228,7 @@ async function runPreview() {
   } catch (e) {
     if (!st || mine !== previewSeq) return;
     st.preview = null;
-    st.previewError = playerWords(e.message, st.variant);
+    st.previewError = e.message;
   }
   st.previewLoading = false;
   renderPreview();
@@ -243,6 +243,7 @@ async function save() {
   if (missing) {
     st.error = missing;
     renderError();
+    renderPreview();
     return;
   }
   st.saving = true;
@@ -270,9 +271,10 @@ async function save() {
       await showConflict(e);
       return;
     }
-    st.error = playerWords(e.message, st.variant);
+    st.error = e.message;
     renderFooter();
     renderError();
+    renderPreview();
     $('[data-testid="entry-error"]', st.form)?.scrollIntoView({ block: 'nearest' });
   }
 }
@@ -293,7 +295,7 @@ async function showConflict(e) {
     latest = null;
   }
   if (st !== mine) return;
-  st.conflict = { changes: e.data?.changes || [], latest, detail: e.message };
+  st.conflict = { changes: changeTexts(e.data), latest, detail: e.message };
   renderAll();
   st.els.conflict?.scrollIntoView({ block: 'nearest' });
 }
@@ -829,7 +831,7 @@ function previewKnock(r) {
     h('strong', {}, legal ? t('knock.legal') : t('knock.over')),
     t('knock.line', { player: k.player, deadwood: num(k.deadwood), limit: num(k.limit) }),
     k.penalty ? t('knock.penalty', { n: k.penalty }) : '',
-    dropped ? t('knock.eighth', { card: dropped }) : '');
+    dropped ? t('knock.eighth', { card: cardText(dropped) }) : '');
 }
 
 function renderPreview() {
@@ -839,7 +841,10 @@ function renderPreview() {
     h('strong', {}, t('entry.preview')),
     st.previewLoading ? h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }) : null);
   if (st.previewError) {
-    fill(box, head, h('p', { class: 'preview-note', testid: 'preview-error' }, st.previewError));
+    // said once: when saving was refused for the same reason, the error below says it
+    const said = st.previewError === st.error ? null
+      : h('p', { class: 'preview-note', testid: 'preview-error' }, st.previewError);
+    fill(box, head, said);
     return;
   }
   if (!r) {

@@ -4,20 +4,37 @@ import { keep, kept } from './kept.js';
 import en from './locales/en.js';
 import es from './locales/es.js';
 import pt from './locales/pt.js';
+import ptBR from './locales/pt-BR.js';
 
-export const CATALOGUES = { en, pt, es };
-export const LANGUAGES = { en: 'English', pt: 'Português', es: 'Español' };
+// pt.js is European Portuguese; pt-BR.js is what Brazil says otherwise.
+export const CATALOGUES = { en, es, 'pt-BR': ptBR, 'pt-PT': pt };
+export const LANGUAGES = {
+  en: 'English', es: 'Español', 'pt-BR': 'Português (Brasil)', 'pt-PT': 'Português (Portugal)',
+};
 const KEY = 'scorekeeper.lang';
 let current = 'en';
 
-/** The language to use: the saved choice, else the first of the phone's we have, else English. */
+/**
+ * The catalogue for one language tag, or null: Portuguese by its region (plain `pt` and
+ * pt-BR are Brazilian, the most speakers; pt-PT and the other regions, which write as
+ * Portugal does, European), the others by their language.
+ */
+export function matchLanguage(tag) {
+  const [base, region = ''] = String(tag || '').toLowerCase().split('-');
+  if (base === 'pt') return region === '' || region === 'br' ? 'pt-BR' : 'pt-PT';
+  return base === 'en' || base === 'es' ? base : null;
+}
+
+/**
+ * The language to use: the saved choice, else the first of the phone's we have, else
+ * English. A choice saved as plain `pt` (before Brazilian and European were two) follows
+ * the phone's Portuguese, if it names one.
+ */
 export function pickLanguage(saved, preferred = []) {
   if (saved && CATALOGUES[saved]) return saved;
-  for (const tag of preferred) {
-    const base = String(tag || '').toLowerCase().split('-')[0];
-    if (CATALOGUES[base]) return base;
-  }
-  return 'en';
+  const phone = preferred.map(matchLanguage).filter(Boolean);
+  if (saved === 'pt') return phone.find((lang) => lang.startsWith('pt-')) || 'pt-BR';
+  return phone[0] || 'en';
 }
 
 export function language() {
@@ -25,7 +42,7 @@ export function language() {
 }
 
 export function setLanguage(lang) {
-  current = CATALOGUES[lang] ? lang : 'en';
+  current = CATALOGUES[lang] ? lang : matchLanguage(lang) || 'en';
   if (typeof document !== 'undefined') document.documentElement.lang = current;
 }
 
@@ -55,6 +72,12 @@ export function t(key, params) {
   }
   const text = cat[k] ?? en[k] ?? key;
   return fillIn(text, params);
+}
+
+/** The message `key` as the catalogue holds it, placeholders unfilled (its plural form). */
+export function template(key) {
+  const cat = CATALOGUES[current];
+  return cat[key] ?? en[key] ?? cat[`${key}.other`] ?? en[`${key}.other`];
 }
 
 /** Whether the catalogue has `key` (for optional words, such as a setting's option). */

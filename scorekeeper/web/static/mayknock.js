@@ -5,7 +5,6 @@ import { JOKER, chip, chipRow, deckRules, pickerGrid } from './cards.js';
 import { t } from './i18n.js';
 import { keep, kept } from './kept.js';
 import { knockVerdict } from './knock.js';
-import { playerWords } from './messages.js';
 import { icon, knockAsScan, photoInput, scanHint, shrinkPhoto } from './scan.js';
 import { $, h, fill, num, openDialog } from './util.js';
 import { VARIANTS } from './variants.js';
@@ -115,7 +114,7 @@ function verdict() {
   }
   if (mk.error) {
     return h('div', { class: 'mk-error', role: 'alert' },
-      h('p', { class: 'scan-error-text', testid: 'mayknock-error' }, playerWords(mk.error.message, 'chicago')),
+      h('p', { class: 'scan-error-text', testid: 'mayknock-error' }, mk.error.message),
       h('p', { class: 'muted small' }, mk.error.status === 429 ? t('mayknock.wait') : scanHint(mk.error)));
   }
   const a = mk.answer;

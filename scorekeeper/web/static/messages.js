@@ -1,35 +1,75 @@
-// The server's messages in the players' words: the rules name their JSON keys and setting
-// keys ('went_out', knock_penalty=1.5); a player should read what the page calls them.
-// Pure (no DOM): unit-tested with Node's test runner.
-import { t } from './i18n.js';
+// The server's refusals in the players' words: each comes with a stable `code` and its
+// `params` (players, cards, numbers, a variant's id), said here from the page's own
+// catalogue (`refusal.<code>`), with the cards, variants and settings as the page names
+// them. The server says `detail` from the same catalogue; it is shown only for a code this
+// page does not know. Pure (no DOM): unit-tested with Node's test runner.
+import { cardText } from './cards.js';
+import { has, language, t, template } from './i18n.js';
 import {
-  VARIANTS, entersMelds, missingEnderKey, settingLabel, typedFields, variantLabel,
+  entersMelds, missingEnderKey, settingLabel, typedFields, variantLabel,
 } from './variants.js';
 
-const FLAGS = {
-  went_out: 'went out',
-  knocked: 'knocked',
-  rummy: 'rummy',
-  hand: 'the hand',
-  melds: 'the melds',
-};
+const LISTS = new Set(['players', 'decks']);
 
-/** `message` as a player should read it; `variant` names the game's setting labels. */
-export function playerWords(message, variant) {
-  let text = String(message ?? '');
-  // "setting knock_penalty=1.5: must be a whole number" → "Knock penalty: must be …"
-  text = text.replace(/\bsetting ([a-z_]+)=[^:]*:/g, (_, key) => `${settingLabel(variant, key)}:`);
-  text = text.replace(/\bunknown setting '([a-z_]+)' for [a-z0-9]+/g, (_, key) => `“${key}” is not a rule of this game`);
-  text = text.replace(/'(went_out|knocked|rummy|hand|melds)'/g, (_, key) => FLAGS[key]);
-  text = text.replace(/\bone player must have went out\b/, 'mark the player who went out');
-  text = text.replace(/\bexactly one player must have knocked or gone rummy, got none\b/,
-    'mark the player who knocked or went rummy');
-  for (const id of Object.keys(VARIANTS)) {
-    text = text.replace(new RegExp(`\\b(in|for) ${id}\\b`, 'g'), `$1 ${variantLabel(id)}`);
-    text = text.replace(new RegExp(`^${id} needs`), `${variantLabel(id)} needs`);
+function number(value) {
+  return new Intl.NumberFormat(language(), { useGrouping: false, maximumFractionDigits: 2 }).format(value);
+}
+
+/** "1, 2 or 3" in the page's language; a setting's options by their labels. */
+function oneOf(options, variant, setting) {
+  const said = options.map((o) => {
+    const key = `option.${variant}.${setting}.${o}`;
+    if (setting != null && has(key)) return t(key);
+    return typeof o === 'number' ? number(o) : String(o);
+  });
+  if (said.length < 2) return said.join('');
+  return `${said.slice(0, -1).join(', ')} ${t('refusal.or')} ${said[said.length - 1]}`;
+}
+
+function problemText(p, variant) {
+  if (!p || typeof p !== 'object') return '';
+  const values = {};
+  for (const [k, v] of Object.entries(p)) values[k] = typeof v === 'number' ? number(v) : v;
+  values.options = oneOf(Array.isArray(p.options) ? p.options : [], variant, p.setting);
+  const what = has(`reason.${p.reason}`) ? t(`reason.${p.reason}`, values) : t('reason.invalid');
+  const field = p.setting != null ? settingLabel(variant, String(p.setting)) : String(p.field ?? '');
+  return t('refusal.problem', { field, what });
+}
+
+function values(params) {
+  const out = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (key === 'card' && typeof value === 'string') out[key] = cardText(value);
+    else if (key === 'cards' && Array.isArray(value)) out[key] = value.map((c) => cardText(String(c))).join(', ');
+    else if (key === 'variant') out[key] = variantLabel(value);
+    else if (key === 'variants' && Array.isArray(value)) out[key] = oneOf(value.map(variantLabel));
+    else if (LISTS.has(key) && Array.isArray(value)) out[key] = value.join(', ');
+    else if (key === 'problems' && Array.isArray(value)) {
+      const said = value.map((p) => problemText(p, params.variant));
+      if (params.more > 0) said.push(t('refusal.more', { n: params.more }));
+      out[key] = said.join('; ');
+    } else if (typeof value === 'number' && key !== 'n') out[key] = number(value);
+    else out[key] = value;
   }
-  text = text.replace(/^hand (\d+): /, 'Hand $1: ');
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
+  return out;
+}
+
+/**
+ * A refusal's body ({detail, code, params}) in the page's language: from the catalogue by
+ * its code, else the server's `detail`; null when the body says nothing.
+ */
+export function refusalText(body) {
+  if (!body || typeof body !== 'object') return null;
+  const detail = typeof body.detail === 'string' ? body.detail : null;
+  const key = `refusal.${body.code}`;
+  if (typeof body.code !== 'string' || template(key) === undefined) return detail;
+  const params = body.params && typeof body.params === 'object' ? body.params : {};
+  let text = t(key, values(params));
+  if (params.player != null && !template(key).includes('{player}')) {
+    text = t('refusal.ofPlayer', { player: params.player, message: text });
+  }
+  if (params.hand != null) text = t('refusal.inHand', { hand: params.hand, message: text });
+  return text ? text[0].toUpperCase() + text.slice(1) : detail;
 }
 
 /**
@@ -67,4 +107,18 @@ export function checkNumber(label, raw, { min = null, optional = false } = {}) {
   const value = Number(text);
   if (min != null && value < min) return { error: t('msg.atLeast', { label, min }) };
   return { value };
+}
+
+/**
+ * What changed on another phone, from a 412's params ({change, hand, old, new} each), in
+ * the page's language; the server's words for a change this page cannot say.
+ */
+export function changeTexts(body) {
+  const words = Array.isArray(body?.changes) ? body.changes : [];
+  const moves = body?.params?.changes;
+  if (!Array.isArray(moves)) return words;
+  return moves.map((c, i) => {
+    const key = `change.${c?.change}`;
+    return template(key) !== undefined ? t(key, c) : words[i] ?? t('change.game');
+  });
 }

@@ -66,9 +66,9 @@ export async function scanCards({ game, player, file }) {
 
 /** What to do about a failed scan, in a line. */
 export function scanHint(err) {
-  const msg = String(err?.message || '');
-  if (/^camera\b/i.test(msg)) return t('scan.hintCamera');
-  if (/card reader unavailable/i.test(msg)) return t('scan.hintReader');
+  const code = err?.data?.code; // the refusal's kind, whatever language it is said in
+  if (/^camera_/.test(code || '')) return t('scan.hintCamera');
+  if (code === 'reader_unavailable') return t('scan.hintReader');
   if (err?.status === 415) return t('scan.hint415');
   if (err?.status === 413) return t('scan.hint413');
   return t('scan.hintRetry');
