@@ -115,6 +115,12 @@ def _change(hands_before: int, event: dict[str, Any]) -> str:
         return f"{event.get('old')} was renamed {event.get('new')} from another phone"
     if kind == "settings":
         return "the house rules were changed from another phone"
+    if kind == "end":
+        return f"the game was {event.get('how')} from another phone"
+    if kind == "reopen":
+        return "the game was reopened from another phone"
+    if kind == "dealer":
+        return f"{event.get('player')} was named the dealer from another phone"
     return "the game was changed from another phone"
 
 

@@ -14,7 +14,14 @@ from fastapi.responses import StreamingResponse
 from scorekeeper.store import GameStore
 from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
 from scorekeeper.web.http.auth import GuardedRoute, public
-from scorekeeper.web.live.hub import REFUSED_RETRY_S, Hub, Item, StreamRefused, sse_message
+from scorekeeper.web.live.hub import (
+    REFUSED_RETRY_S,
+    Hub,
+    Item,
+    StreamRefused,
+    sse_message,
+    table_message,
+)
 from scorekeeper.web.models import EVENT_STREAM, refusals
 
 log = logging.getLogger(__name__)
@@ -49,6 +56,8 @@ async def _stream(
         yield f"retry: {RETRY_MS}\n\n"
         if last_id != str(sent):
             yield sse_message(view)
+        if hub.table_game not in (None, game_id):  # the table moved on before this phone came
+            yield table_message(hub.table_game)
         async for message in relay(queue, sent, keepalive):
             yield message
     finally:
@@ -68,7 +77,9 @@ async def relay(queue: asyncio.Queue[Item], sent: int,
         if item is None:
             return
         seq, message = item
-        if seq > sent:
+        if seq is None:  # about the table: whatever the phone's seq
+            yield message
+        elif seq > sent:
             sent = seq
             yield message
 
