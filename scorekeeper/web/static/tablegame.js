@@ -198,9 +198,9 @@ export function tableMoved(game, { admin, current, open }) {
     box.hidden = true;
     return;
   }
-  if (following()) {
+  if (following() || current == null) { // (a phone with no game yet simply opens it)
     open(game);
-    toast(t('follow.following'));
+    if (current != null) toast(t('follow.following'));
     return;
   }
   noticeFor = game;
