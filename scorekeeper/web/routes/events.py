@@ -95,7 +95,8 @@ async def game_events(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The game's view now and after each change (`id` is its seq); Last-Event-ID skips the
-    first one when the phone already has it."""
+    first one when the phone already has it. `event: table` (`{"game": id}`, no `id`) says
+    the table plays another game now: on connect, and when the admin's page moves it."""
     refused = hub.refusal(client)
     if refused is not None:
         raise refused

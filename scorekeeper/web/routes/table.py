@@ -6,7 +6,8 @@ them, the store keeps them, the club receives them), so an end is undone by `reo
 dealer follows undo and corrections: it is computed from the hands, never counted. A deleted
 game is kept with its log and hidden from the list: the undo a phone offers is a `reopen`,
 and nothing is lost by a mistaken tap (a backup holds it anyway, so purging would hide
-nothing). The table's game is the hub's, in memory: what phones on another game are told.
+nothing). The table's game is the hub's, in memory: what phones on another game are told
+(a restart forgets it until the admin's page opens a game again).
 """
 
 from __future__ import annotations
