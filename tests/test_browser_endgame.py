@@ -62,6 +62,18 @@ def assert_fits(phone: Phone, *testids: str) -> None:
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= width
 
 
+def small_controls(phone: Phone, testid: str) -> list[dict[str, Any]]:
+    """The controls inside `testid` smaller than 44 × 44 px (test_browser_table's rule)."""
+    found: list[dict[str, Any]] = phone.tid(testid).evaluate(
+        """(root) => [...root.querySelectorAll('button, a[href], input, select, [role=button]')]
+             .filter((el) => el.getClientRects().length)
+             .map((el) => { const r = el.getBoundingClientRect();
+                            return { id: el.dataset.testid || el.className, w: r.width,
+                                     h: r.height }; })
+             .filter((x) => x.w < 43.5 || x.h < 43.5)""")
+    return found
+
+
 def admin_on(browser: Any, server: Server, **options: Any) -> Phone:
     return open_phone(browser, f"{server.url}/#token={TOKEN}", **options)
 
@@ -135,10 +147,12 @@ def test_the_end_choices_fit_a_small_screen_with_large_text(server: Server,
         small.tid("menu-end-game").click()
         expect(small.tid("choose-dialog")).to_be_visible()
         assert_fits(small, "choose-dialog")
+        assert small_controls(small, "choose-dialog") == []
         shot(small, "end-game-choices-320-200pct.png")
         small.tid("end-finish").click()
         expect(small.tid("gameover-reopen")).to_be_visible()
         assert_fits(small, "game-over")
+        assert small_controls(small, "game-over") == []
         shot(small, "end-game-finished-320-200pct.png")
         small.tid("gameover-reopen").click()  # an end is reopened later too
         expect(small.tid("game-over")).to_be_hidden()
@@ -191,6 +205,7 @@ def test_the_dealer_badge_fits_a_small_screen_with_large_text(server: Server,
         big_text(small)
         expect(small.tid("dealer-badge")).to_be_visible()
         assert_fits(small, "dealer-badge")  # (the names' own cut is the scoreboard's layout)
+        assert small_controls(small, "scoreboard") == []
         row = small.tid("player-row-1").bounding_box()
         assert row and row["x"] >= 0 and row["x"] + row["width"] <= 320, row
         shot(small, "dealer-badge-320-200pct.png")
@@ -235,8 +250,10 @@ def test_a_viewer_is_told_where_the_table_went_and_may_follow(
     expect(viewer.tid("game-title")).to_have_text("Rummy 500", timeout=LIVE_MS)
     expect(viewer.tid("table-notice")).to_be_hidden()
     viewer.tid("games-btn").click()
-    expect(viewer.tid("follow-table")).to_be_checked()
-    viewer.tid("follow-table").uncheck()
+    expect(viewer.tid("follow-table")).to_have_attribute("aria-checked", "true")
+    assert small_controls(viewer, "menu-sheet") == [] and axe_problems(viewer) == []
+    viewer.tid("follow-table").click()
+    expect(viewer.tid("follow-table")).to_have_attribute("aria-checked", "false")
     assert viewer.page.evaluate("localStorage.getItem('scorekeeper.follow')") is None
 
 
@@ -250,6 +267,7 @@ def test_the_follow_notice_fits_a_small_screen_with_large_text(server: Server,
         big_text(small)
         expect(small.tid("table-notice")).to_be_visible(timeout=LIVE_MS)
         assert_fits(small, "table-notice")
+        assert small_controls(small, "table-notice") == []
         shot(small, "follow-notice-320-200pct-es-dark.png")
         assert axe_problems(small) == []
         assert small.errors == [], small.errors

@@ -231,9 +231,17 @@ export function setFollowing(on) {
 
 /** The menu's switch: this phone follows the table's game by itself, or shows a notice. */
 export function followSwitch() {
-  const box = h('input', {
-    type: 'checkbox', id: 'follow-table', testid: 'follow-table', checked: following(),
-    onchange: () => setFollowing(box.checked),
+  const show = (btn, on) => {
+    btn.setAttribute('aria-checked', on ? 'true' : 'false');
+    btn.textContent = on ? t('follow.on') : t('follow.off');
+  };
+  const btn = h('button', {
+    type: 'button', role: 'switch', class: 'btn btn-small', testid: 'follow-table', 'aria-labelledby': 'follow-label',
+    onclick: () => {
+      setFollowing(!following());
+      show(btn, following());
+    },
   });
-  return h('label', { class: 'menu-row follow-row', for: 'follow-table' }, h('span', { class: 'field-label' }, t('follow.menu')), box);
+  show(btn, following());
+  return h('div', { class: 'menu-row follow-row' }, h('span', { class: 'field-label', id: 'follow-label' }, t('follow.menu')), btn);
 }

@@ -590,4 +590,6 @@ export default {
   'follow.always': 'Always follow',
   'follow.menu': 'Follow the table’s game',
   'follow.following': 'Following the table’s game',
+  'follow.on': 'On',
+  'follow.off': 'Off',
 };

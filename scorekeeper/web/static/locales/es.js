@@ -590,4 +590,6 @@ export default {
   'follow.always': 'Seguir siempre',
   'follow.menu': 'Seguir la partida de la mesa',
   'follow.following': 'Siguiendo la partida de la mesa',
+  'follow.on': 'Sí',
+  'follow.off': 'No',
 };

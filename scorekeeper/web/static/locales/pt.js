@@ -590,4 +590,6 @@ export default {
   'follow.always': 'Seguir sempre',
   'follow.menu': 'Seguir o jogo da mesa',
   'follow.following': 'A seguir o jogo da mesa',
+  'follow.on': 'Sim',
+  'follow.off': 'Não',
 };
