@@ -4,7 +4,8 @@
     render       write a YOLO dataset: images/*.jpg, labels/*.txt, cards/*.json
     preview      a few scenes with their labels drawn, to look at
     table        the named test tables (tests/fixtures/layouts): NAME.jpg + NAME.json
-    fans         the fan benchmark (synth/fans.py): `scorekeeper eval --fans DIR`
+    fans         the fan benchmark (synth/fans.py): `scorekeeper eval --fans DIR`; with
+                 --real, of cards cut from labelled photos (synth/realcards.py)
     games        random game tables (melds and hands of 2-4 players) at a set-up's scale,
                  in render's dataset layout plus truth/*.json: `scorekeeper eval --synthetic`
 """
@@ -33,6 +34,21 @@ def _decks(args: argparse.Namespace) -> list | None:
     if args.decks == "fallback":
         return [fallback_deck()]
     return load_decks(args.decks, args.cards, args.test_decks)
+
+
+def _fan_decks(args: argparse.Namespace) -> list:
+    """`fans`' decks: the installed art, or the cards cut from `--real`'s photos."""
+    if args.real is None:
+        return _decks(args) or []
+    from scorekeeper.training.synth.realcards import faces_from_labels, real_deck, skip_names
+
+    skip = skip_names(args.skip) if args.skip else None
+    faces, why = faces_from_labels(args.real, args.real_images, skip)
+    print(f"{len(faces)} cards cut ({len({f.card for f in faces})} codes); turned away: "
+          + ", ".join(f"{k} {v}" for k, v in why.items() if k != "ok"), file=sys.stderr)
+    if not faces:
+        raise SystemExit("no card could be cut from the photos")
+    return [real_deck(args.real.stem, faces)]
 
 
 def _dump_truth(truth: dict) -> str:
@@ -152,6 +168,13 @@ def main(argv: list[str] | None = None) -> int:
     _common(fan)
     fan.add_argument("--out", type=Path, required=True)
     fan.add_argument("--count", type=int, default=200)
+    fan.add_argument("--real", type=Path, default=None, metavar="LABELS",
+                     help="cut the cards from these labelled photos (`deck add --labels` "
+                          "format) and fan them instead of --decks (synth/realcards.py)")
+    fan.add_argument("--real-images", type=Path, default=None,
+                     help="where --real's image paths start (default: beside the file)")
+    fan.add_argument("--skip", type=Path, default=None, metavar="LABELS",
+                     help="leave out the photos this labels file names (an enrolment set)")
     gam = sub.add_parser("games", help="random game tables at a camera set-up's scale")
     gam.add_argument("--out", type=Path, required=True)
     gam.add_argument("--count", type=int, required=True)
@@ -209,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "fans":
         from scorekeeper.training.synth.fans import render_fans
 
-        n = render_fans(args.out, args.count, _decks(args) or [], args.seed,
+        n = render_fans(args.out, args.count, _fan_decks(args), args.seed,
                         (args.size, args.size))
         print(f"rendered {n} fan scenes into {args.out}", file=sys.stderr)
         return 0
