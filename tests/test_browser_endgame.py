@@ -121,10 +121,8 @@ def test_finish_and_delete_a_game_each_with_undo(server: Server,
     expect(admin.tid("toast")).to_contain_text("Game deleted")
     expect(admin.page.locator("body")).to_have_attribute("data-seq", "0")  # on the kept game
     assert [g["id"] for g in server.api("GET", "/api/games")] == [kept]
-    # the viewer leaves the deleted game too (it follows the newest game listed)
-    expect(viewer.page.locator("body")).to_have_attribute("data-seq", "0", timeout=8000)
     shot(admin, "end-game-deleted-undo.png")
-    admin.tid("end-undo").click()
+    admin.tid("end-undo").click()  # within the Undo's seconds
     expect(admin.tid("toast")).to_contain_text("Game reopened")
     expect(admin.tid("hand-count")).to_contain_text("1")  # back on it, its hand and all
     assert [g["id"] for g in server.api("GET", "/api/games")] == [gid, kept]
@@ -134,6 +132,10 @@ def test_finish_and_delete_a_game_each_with_undo(server: Server,
     expect(admin.tid(f"state-{gid}")).to_have_text("abandoned")
     shot(admin, "end-game-list-states.png")
     assert axe_problems(admin) == []
+    admin.tid("menu-close").click()
+    expect(viewer.tid("gameover-label")).to_have_text("Abandoned", timeout=LIVE_MS)
+    end_with(admin, "end-delete")  # an abandoned game deleted: the viewer leaves it too
+    expect(viewer.page.locator("body")).to_have_attribute("data-seq", "0", timeout=8000)
 
 
 def test_the_end_choices_fit_a_small_screen_with_large_text(server: Server,

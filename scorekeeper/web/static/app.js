@@ -192,13 +192,15 @@ async function openTableGame(id) {
   await openGame(id, { pin: String(id) !== String(newestGameId()) });
 }
 
-/** The admin ended the game: shown as ended, or, deleted, left for the newest game. */
+/** The admin ended the game: shown as ended, or, deleted, left for the newest game (at
+ *  once, before any await: the list's poll must not find the page on the deleted game and
+ *  move it with a toast of its own over the one offering Undo). */
 async function afterEnd(view) {
   if (view.state !== 'deleted') {
     applyGame(view);
     return;
   }
-  await loadGames();
+  state.games = state.games.filter((x) => String(x.id) !== String(view.id));
   const next = newestGameId();
   if (next == null) {
     state.gameId = null;
