@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.reflow import reflow_problems
+
 # (importing test_browser skips this module where Chromium is not installed)
 from tests.test_browser import (  # noqa: F401  (browser, phones, server: fixtures)
     ANN_KNOCK,
@@ -47,8 +49,9 @@ SMALL_OR_CLIPPED = """() => [...document.querySelectorAll(
   .map((el) => {
     const r = el.getBoundingClientRect();
     const css = getComputedStyle(el);
-    const cuts = /hidden|clip|auto|scroll/.test(css.overflowX + css.overflowY)
-      || css.textOverflow === 'ellipsis';
+    const typed = el.matches('input, textarea, select');  // a typing field scrolls its text
+    const cuts = !typed && (/hidden|clip|auto|scroll/.test(css.overflowX + css.overflowY)
+      || css.textOverflow === 'ellipsis');
     const scrolls = !!el.closest('.ptabs');
     return { id: el.dataset.testid || el.className || el.tagName, w: r.width, h: r.height,
       clipped: cuts
@@ -58,10 +61,13 @@ SMALL_OR_CLIPPED = """() => [...document.querySelectorAll(
   .filter((x) => x.w < 43.5 || x.h < 43.5 || x.clipped || x.off)"""
 
 
-def check_screen(phone: Phone, screen: str, problems: list[str]) -> None:
-    """axe's serious and critical findings, and any small or clipped control, on this screen."""
-    problems += [f"{screen}: {p}" for p in axe_problems(phone)]
+def check_screen(phone: Phone, screen: str, problems: list[str], axe: bool = True) -> None:
+    """axe's serious and critical findings, any small or clipped control, and any text cut
+    short, off the screen or drawn over other text (tests/reflow.py), on this screen."""
+    if axe:
+        problems += [f"{screen}: {p}" for p in axe_problems(phone)]
     problems += [f"{screen}: small or clipped {x}" for x in phone.page.evaluate(SMALL_OR_CLIPPED)]
+    problems += [f"{screen}: {p}" for p in reflow_problems(phone.page)]
 
 
 def settle(phone: Phone) -> None:
@@ -240,53 +246,61 @@ THREE = ["Ann", "Bob", "Cy"]
 CY_HAND = ["KH", "QH", "JH", "9S", "8S", "7S", "6S"]
 
 
-def walk_screens(phone: Phone, problems: list[str], tag: str) -> None:
-    """Every screen of an admin's phone in a Chicago game with one hand played."""
-    check_screen(phone, f"{tag} scoreboard", problems)
+def walk_screens(phone: Phone, problems: list[str], tag: str, axe: bool = True,
+                 shots: str | None = None) -> None:
+    """Every screen of an admin's phone in a Chicago game with one hand played; with `shots`,
+    a screenshot of each screen named after it."""
+
+    def look(phone: Phone, screen: str, problems: list[str]) -> None:
+        check_screen(phone, screen, problems, axe)
+        if shots:
+            shot(phone, f"{shots}-{screen.removeprefix(tag).strip().replace(' ', '-')}.png")
+
+    look(phone, f"{tag} scoreboard", problems)
     phone.tid("primary-btn").click()
     settle(phone)
     enter_player(phone, 0, ANN_KNOCK[:3])
-    check_screen(phone, f"{tag} hand entry", problems)
+    look(phone, f"{tag} hand entry", problems)
     phone.tid("mode-points").click()
     phone.tid("points-input").fill("7")
-    check_screen(phone, f"{tag} points typed", problems)
+    look(phone, f"{tag} points typed", problems)
     phone.tid("mode-cards").click()
     phone.tid("knock-check-0").click()
     expect(phone.tid("knock-verdict")).to_have_attribute("data-legal", "true")
-    check_screen(phone, f"{tag} knock check", problems)
+    look(phone, f"{tag} knock check", problems)
     phone.tid("knock-review").click()
     expect(phone.tid("scan-sheet")).to_be_visible()
     settle(phone)
-    check_screen(phone, f"{tag} scan review", problems)
+    look(phone, f"{tag} scan review", problems)
     phone.tid("scan-confirm").click()
     phone.tid("entry-close").click()
-    check_screen(phone, f"{tag} discard question", problems)
+    look(phone, f"{tag} discard question", problems)
     phone.tid("ask-ok").click()
     phone.tid("hand-row-1").click()
     settle(phone)
-    check_screen(phone, f"{tag} hand details", problems)
+    look(phone, f"{tag} hand details", problems)
     phone.tid("hand-sheet").locator("[data-close]").first.click()
     phone.tid("games-btn").click()
     settle(phone)
-    check_screen(phone, f"{tag} games menu", problems)
+    look(phone, f"{tag} games menu", problems)
     phone.tid("menu-settings").click()
     settle(phone)
-    check_screen(phone, f"{tag} rules", problems)
+    look(phone, f"{tag} rules", problems)
     phone.tid("settings-close").click()
     phone.tid("games-btn").click()
     phone.tid("menu-new-game").click()
     settle(phone)
-    check_screen(phone, f"{tag} new game", problems)
+    look(phone, f"{tag} new game", problems)
     phone.tid("newgame-close").click()
     phone.tid("games-btn").click()
     phone.tid("menu-camera").click()
     expect(phone.tid("camera-state")).to_have_attribute("data-state", re.compile("ok|none"))
     settle(phone)
-    check_screen(phone, f"{tag} camera", problems)
+    look(phone, f"{tag} camera", problems)
     phone.tid("camera-close").click()
     phone.tid("share-btn").click()
     settle(phone)
-    check_screen(phone, f"{tag} share", problems)
+    look(phone, f"{tag} share", problems)
     phone.tid("share-close").click()
 
 

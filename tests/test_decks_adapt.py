@@ -276,3 +276,17 @@ def test_game_tables_become_a_labels_file_as_confirmed_scans_store_them(
     assert both["cards"] == got["cards"] and both["cards"] + both["unboxed"] == got["labelled"]
     assert sum(len(p.unboxed) for p in read_labels(tmp_path / "out" / "both.jsonl")) == \
         both["unboxed"]
+
+
+def test_learning_the_deck_in_fans_renders_it_tight_with_readable_corners(
+        tmp_path: Path) -> None:
+    from scorekeeper.training import adapt
+    from scorekeeper.training.synth.compose import READABLE
+    from scorekeeper.training.synth.fallback import fallback_deck
+
+    adapt._render(tmp_path / "plain", 1, 0, [fallback_deck()])
+    adapt._render(tmp_path / "fans", 1, 0, [fallback_deck()], READABLE)
+    plain = json.loads((tmp_path / "plain" / "dataset.json").read_text())["style"]
+    fans = json.loads((tmp_path / "fans" / "dataset.json").read_text())["style"]
+    assert not plain["readable"] and plain["tight_fans"] == 0.0
+    assert fans["readable"] and fans["tight_fans"] == READABLE.tight_fans > 0

@@ -122,7 +122,8 @@ def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:
     try:
         if args.scenes:
             outcome = adapt_deck_scenes(profile, models, args.minutes, args.seed,
-                                        out=sys.stderr, detector=not args.classifier_only)
+                                        out=sys.stderr, detector=not args.classifier_only,
+                                        fans=args.fans)
         else:
             outcome = adapt_deck(profile, models, args.minutes, args.seed, out=sys.stderr)
     except Cancelled as exc:

@@ -41,6 +41,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], func: C
                             "its detector has read held-back photos worse)")
     adapt.add_argument("--classifier-only", action="store_true",
                        help="with --scenes: keep the generic detector")
+    adapt.add_argument("--fans", action="store_true",
+                       help="with --scenes: draw half the deck's fans tight and teach its "
+                            "covered corners by what shows (as `synth render --readable`)")
     adapt.add_argument("--seed", type=int, default=0)
     layout = actions.add_parser("layout", help="print the enrolment layout, or write its sheet")
     layout.add_argument("--out", type=Path, default=None,

@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import cv2
 import numpy as np
@@ -57,6 +57,9 @@ from scorekeeper.decks.profile import DeckError, DeckProfile
 from scorekeeper.training.covered import slide_over
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES
 from scorekeeper.vision.classifier import CROP
+
+if TYPE_CHECKING:
+    from scorekeeper.training.synth.compose import Style
 
 CLASS_OF = {c: i for i, c in enumerate(CLASSIFIER_CLASSES)}
 HOLD_BACK = 0.2  # share of the deck's physical cards kept out of training, for the check
@@ -594,19 +597,24 @@ DETECTOR_SHARE = 0.7  # of the training time, the rest is the classifier's
 RESERVE_S = 40.0  # exports and the check's reads, about (2-core x86, 40 check scenes)
 IMGSZ = 416  # the shipped detector's training size
 DET_LR = 1e-3
+FAN_COPIES = 4  # `fans`: cuts of each readable corner of the deck's scenes (a few % of them)
 
 
 def adapt_deck_scenes(profile: DeckProfile, models: Path, minutes: float = 8.0, seed: int = 0,
                cards_dir: Path | None = None, out: TextIO | None = None,
-               detector: bool = True) -> Outcome:
+               detector: bool = True, fans: bool = False) -> Outcome:
     """Learn the deck in about `minutes`: render scenes of it from its enrolled indices
     (`synth/enrolled.py`) and of other designs, fine-tune the shipped detector (unless
     `detector` is False) and classifier on them, read the held-back photos (and rendered
     held-back scenes) with every mix of generic and adapted networks, and install the best
     mix only when it reads the photos no worse than the deck's model and the generic one on
     either count and reads the photos or the scenes better. Without kept photos no detector
-    is installed: nothing but whole photos can check one. Ctrl-C raises Cancelled after
-    cleaning up; the profile is then as it was."""
+    is installed: nothing but whole photos can check one. `fans`: the deck's scenes draw
+    half their fans tight and label a covered corner by what shows (`compose.READABLE`), and
+    its readable corners are cut `FAN_COPIES` times, so the classifier learns the deck's
+    own indices half hidden by its own cards. Ctrl-C raises Cancelled after cleaning up;
+    the profile is then as it was."""
+    from scorekeeper.training.synth.compose import DEFAULT, READABLE
     from scorekeeper.training.synth.enrolled import deck_from_examples
 
     out = out or sys.stderr
@@ -635,8 +643,9 @@ def adapt_deck_scenes(profile: DeckProfile, models: Path, minutes: float = 8.0, 
               f"rendering {n_deck} scenes of it, {round(n_deck * OTHER_SCENES)} of "
               f"{len(others)} other designs, {CHECK_SCENES} held back to check"
               f"{_photos_note(split, photos)}", file=out)
-        _render(work / "deck", n_deck, seed, [deck])
-        _render(work / "check", CHECK_SCENES, seed + 10_000, [deck])
+        style = READABLE if fans else DEFAULT
+        _render(work / "deck", n_deck, seed, [deck], style)
+        _render(work / "check", CHECK_SCENES, seed + 10_000, [deck], style)
         if others:
             _render(work / "other", round(n_deck * OTHER_SCENES), seed + 20_000, others)
         import torch  # after the rendering: its thread pool would hang the renderer's forks
@@ -652,7 +661,7 @@ def adapt_deck_scenes(profile: DeckProfile, models: Path, minutes: float = 8.0, 
                                                seed, out)
         left = budget - (time.monotonic() - start) - RESERVE_S + 10
         model, steps = train_classifier(models, stored, rows, work, max(10.0, left), seed,
-                                        rng, out)
+                                        rng, out, FAN_COPIES if fans else 1)
         from scorekeeper.training.classifier_train import export_onnx
 
         files["classifier"] = work / "cards-cls.onnx"
@@ -693,13 +702,15 @@ def _other_decks(cards_dir: Path | None, seed: int) -> list:
     return decks
 
 
-def _render(folder: Path, count: int, seed: int, decks: list) -> None:
+def _render(folder: Path, count: int, seed: int, decks: list, style: Style | None = None
+            ) -> None:
+    from scorekeeper.training.synth.compose import DEFAULT
     from scorekeeper.training.synth.dataset import render_dataset
 
     stderr, sys.stderr = sys.stderr, open(os.devnull, "w")  # noqa: SIM115 - its own counter
     try:
         render_dataset(folder, count, 640, seed, workers=min(2, os.cpu_count() or 1),
-                       decks=decks)
+                       decks=decks, style=style or DEFAULT)
     finally:
         sys.stderr.close()
         sys.stderr = stderr
@@ -767,16 +778,18 @@ def train_detector(models: Path, work: Path, seconds: float, seed: int, out: Tex
 
 
 def train_classifier(models: Path, stored: list[np.ndarray], rows: list[dict], work: Path,
-                     seconds: float, seed: int, rng: np.random.Generator, out: TextIO):
+                     seconds: float, seed: int, rng: np.random.Generator, out: TextIO,
+                     readable: int = 1):
     """The shipped classifier fine-tuned for `seconds`: batches of the deck's enrolled
-    crops (augmented), crops of its rendered scenes, and crops of the other designs'
-    scenes (or of their faces); batch norm keeps the shipped statistics."""
+    crops (augmented), crops of its rendered scenes (each readable corner `readable`
+    times), and crops of the other designs' scenes (or of their faces); batch norm keeps
+    the shipped statistics."""
 
     from scorekeeper.training.crops import crops_from_dataset
 
     labels = np.array([CLASS_OF[r["card"]] for r in rows], dtype=np.int64)
     pyrng = random.Random(seed)
-    deck_x, deck_y = crops_from_dataset(work / "deck", pyrng, per_index=1)
+    deck_x, deck_y = crops_from_dataset(work / "deck", pyrng, per_index=1, readable=readable)
     if (work / "other").is_dir():
         ox, oy = crops_from_dataset(work / "other", pyrng, per_index=1)
         other, other_y = list(ox), [int(v) for v in oy]

@@ -13,6 +13,7 @@ import { THEMES, savedTheme, setTheme } from './theme.js';
 import {
   dealerField, dealerMark, endGame, followSwitch, gameOpened, overWords, reopenButton, stateTag, tableMoved,
 } from './tablegame.js';
+import { shortNames } from './shortnames.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
 import {
@@ -351,11 +352,29 @@ function historyLegend(variant, hands) {
   return [...marks, t('history.tap')].join(' · ');
 }
 
-/** A player's column head: the colour dot and the name, cut short with the full name kept. */
-function historyHead(name, i) {
+/**
+ * A player's column head: the colour dot, the whole name, and a short label that shows
+ * instead when the whole names do not fit across the screen (fitHistory). Either is whole:
+ * nothing is cut off mid-name.
+ */
+function historyHead(name, i, short) {
   return h('th', { class: 'num hcol', scope: 'col', title: name },
     h('span', { class: 'th-dot', style: `background:${playerColor(i)}`, 'aria-hidden': 'true' }),
-    h('span', { class: 'th-name' }, name));
+    h('span', { class: 'th-name' }, name),
+    h('span', { class: 'th-short', 'aria-hidden': 'true' }, short[i]));
+}
+
+/**
+ * Short heads when the whole names would make the table wider than the screen; and if even
+ * the short heads do not fit (large text, many players), the table scrolls sideways inside
+ * its own box with the hand numbers kept in view. Measured again when the screen turns.
+ */
+function fitHistory() {
+  const box = $('#history .table-fit');
+  const table = box?.querySelector('table');
+  if (!table) return;
+  table.classList.remove('short-heads');
+  if (table.scrollWidth > box.clientWidth + 1) table.classList.add('short-heads');
 }
 
 function historyCell(g, hand, name, i) {
@@ -382,7 +401,9 @@ function renderHistory(g) {
     return;
   }
   const names = (g.players || []).map((p) => p.name);
-  const head = h('tr', {}, h('th', { class: 'hn', scope: 'col' }, '#'), names.map(historyHead));
+  const short = shortNames(names);
+  const head = h('tr', {}, h('th', { class: 'hn', scope: 'col' }, '#'),
+    names.map((name, i) => historyHead(name, i, short)));
   const body = [...hands].reverse().map((hand) => h(
     'tr',
     { class: 'hrow', testid: `hand-row-${hand.n}`, onclick: () => openHandInfo(hand.n) },
@@ -402,7 +423,10 @@ function renderHistory(g) {
         h('thead', {}, head), h('tbody', {}, body))),
     h('p', { class: 'muted small legend-note', testid: 'history-legend' }, historyLegend(g.variant, hands)),
   );
+  fitHistory();
 }
+
+if (typeof window !== 'undefined') window.addEventListener('resize', () => fitHistory());
 
 /** A knocking variant, still in play: every phone may ask "may I knock?" before knocking. */
 function canAskKnock(g) {
@@ -501,7 +525,7 @@ function renderHandInfo() {
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'handinfo-close' }, '✕'),
       h('div', { class: 'sheet-title' }, h('h2', {}, t('info.title', { n: hand.n })), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
-    h('div', { class: 'sheet-scroll' },
+    h('div', { class: 'sheet-scroll', tabindex: '0' },
       k ? h('p', { class: `knock ${k.legal !== false ? 'legal' : 'illegal'}` },
         h('strong', {}, k.legal !== false ? t('knock.legal') : t('knock.over')),
         t('knock.line', { player: k.player, deadwood: num(k.deadwood), limit: num(k.limit) })) : null,
@@ -865,7 +889,7 @@ function openNewGame() {
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'newgame-close' }, '✕'),
       h('div', { class: 'sheet-title' }, h('h2', {}, t('newgame.title')))),
-    h('div', { class: 'sheet-scroll' },
+    h('div', { class: 'sheet-scroll', tabindex: '0' },
       h('h3', { class: 'section-label' }, t('newgame.game')), ng.els.variants,
       h('h3', { class: 'section-label' }, t('newgame.players')), ng.els.players, ng.dealer.el,
       h('h3', { class: 'section-label' }, t('newgame.rules')), ng.els.settings,
@@ -910,7 +934,7 @@ function openSettings() {
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'settings-close' }, '✕'),
       h('div', { class: 'sheet-title' }, h('h2', {}, t('rules.title')), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
-    h('div', { class: 'sheet-scroll' }, ui.el, err),
+    h('div', { class: 'sheet-scroll', tabindex: '0' }, ui.el, err),
     state.admin ? h('div', { class: 'sheet-foot' }, saveBtn) : null,
   );
   openDialog(dlg);
@@ -945,7 +969,7 @@ async function openMenu() {
       h('header', { class: 'sheet-head' },
         h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'menu-close' }, '✕'),
         h('div', { class: 'sheet-title' }, h('h2', {}, t('menu.title')))),
-      h('div', { class: 'sheet-scroll' },
+      h('div', { class: 'sheet-scroll', tabindex: '0' },
         state.admin ? h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'menu-new-game', onclick: () => openNewGame() }, t('btn.newGame')) : null,
         state.game ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-settings', onclick: openSettings }, state.admin ? t('menu.rulesAdmin') : t('menu.rules')) : null,
         state.admin && canAskKnock(state.game) ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-mayknock', onclick: () => { closeDialog(dlg); openMayKnock(state.game); } }, t('menu.mayKnock')) : null,

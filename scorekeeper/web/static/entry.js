@@ -14,6 +14,7 @@ import {
   missingEnder, missingPoints, playerWords,
 } from './messages.js';
 import { t } from './i18n.js';
+import { tabNames } from './shortnames.js';
 import { ask } from './ui.js';
 import { $, h, fill, debounce, openDialog, signed, num } from './util.js';
 import {
@@ -508,6 +509,7 @@ function tabCount(p) {
 }
 
 function renderTabs() {
+  const labels = tabNames(st.players.map((p) => p.name));
   const tabs = st.players.map((p, i) => {
     return h(
       'button',
@@ -520,7 +522,8 @@ function renderTabs() {
         'data-name': p.name,
         onclick: () => selectPlayer(i),
       },
-      h('span', { class: 'ptab-name' }, p.name),
+      h('span', { class: 'ptab-name', title: p.name }, labels[i],
+        labels[i] === p.name ? null : h('span', { class: 'sr-only' }, ` (${p.name})`)),
       h('span', { class: 'ptab-meta' }, tabCount(p), ...markers(p)),
     );
   });
@@ -875,6 +878,14 @@ function renderAll() {
   renderError();
 }
 
+/** Fold the card keys away (to see what was entered and the preview), or back. */
+function foldKeys() {
+  const folded = st.els.bottom.classList.toggle('folded');
+  st.els.fold.setAttribute('aria-expanded', folded ? 'false' : 'true');
+  st.els.fold.setAttribute('aria-label', t(folded ? 'entry.unfoldKeys' : 'entry.foldKeys'));
+  st.els.fold.textContent = folded ? '▴' : '▾';
+}
+
 /** The entry sheet's parts: tabs, the active player, notice, error, preview, picker, save. */
 function buildForm(form, game, n) {
   const title = n == null ? t('entry.title', { n: (game.hands || []).length + 1 }) : t('entry.correct', { n });
@@ -888,6 +899,10 @@ function buildForm(form, game, n) {
   els.title = h('h2', { testid: 'entry-title' }, title);
   els.picker = h('div', { class: 'picker', testid: 'card-picker' });
   els.save = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'entry-save', onclick: save }, t('entry.save'));
+  els.fold = h('button', {
+    type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-fold',
+    'aria-expanded': 'true', 'aria-label': t('entry.foldKeys'), onclick: () => foldKeys(),
+  }, '▾');
 
   fill(form,
     h('header', { class: 'sheet-head' },
@@ -897,9 +912,10 @@ function buildForm(form, game, n) {
         h('div', { class: 'muted small' }, variantLabel(game.variant)))),
     els.tabs,
     h('div', { class: 'entry-scroll' }, els.conflict, els.notice, els.player, els.error, els.preview),
-    h('div', { class: 'entry-bottom' },
+    els.bottom = h('div', { class: 'entry-bottom' },
       els.picker,
       h('div', { class: 'entry-actions' },
+        els.fold,
         h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-prev', 'aria-label': t('entry.prev'), onclick: () => selectPlayer(st.active - 1) }, '‹'),
         h('button', { type: 'button', class: 'btn btn-secondary btn-square', testid: 'entry-next', 'aria-label': t('entry.next'), onclick: () => selectPlayer(st.active + 1) }, '›'),
         els.save)),

@@ -186,7 +186,7 @@ function render() {
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'mayknock-close' }, '✕'),
       h('div', { class: 'sheet-title' }, h('h2', { testid: 'mayknock-title' }, t('mayknock.title')),
         h('div', { class: 'muted small' }, t('mayknock.private')))),
-    h('div', { class: 'sheet-scroll' },
+    h('div', { class: 'sheet-scroll', tabindex: '0' },
       whoPicker(),
       h('div', { class: 'mk-ways' }, photo, tap),
       verdict(),

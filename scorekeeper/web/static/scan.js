@@ -894,7 +894,7 @@ export function openCamera({ player, onScan } = {}) {
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'camera-close' }, '✕'),
       h('div', { class: 'sheet-title' }, h('h2', {}, t('camera.title')), h('div', { class: 'muted small' }, t('camera.live')))),
-    h('div', { class: 'sheet-scroll' },
+    h('div', { class: 'sheet-scroll', tabindex: '0' },
       els.state,
       els.view,
       els.shotError,

@@ -211,6 +211,8 @@ export default {
   'entry.startOver': 'Start over',
   'entry.prev': 'Previous player',
   'entry.next': 'Next player',
+  'entry.foldKeys': 'Hide the card keys',
+  'entry.unfoldKeys': 'Show the card keys',
   'entry.markEnder': 'Mark the player who knocked or went rummy.',
   'entry.markOut': 'Mark the player who went out.',
   'cards.suit': 'Suit',

@@ -211,6 +211,8 @@ export default {
   'entry.startOver': 'Empezar de nuevo',
   'entry.prev': 'Jugador anterior',
   'entry.next': 'Jugador siguiente',
+  'entry.foldKeys': 'Ocultar el teclado de cartas',
+  'entry.unfoldKeys': 'Mostrar el teclado de cartas',
   'entry.markEnder': 'Marca al jugador que cerró o hizo rummy.',
   'entry.markOut': 'Marca al jugador que salió.',
   'cards.suit': 'Palo',

@@ -211,6 +211,8 @@ export default {
   'entry.startOver': 'Recomeçar',
   'entry.prev': 'Jogador anterior',
   'entry.next': 'Jogador seguinte',
+  'entry.foldKeys': 'Esconder o teclado de cartas',
+  'entry.unfoldKeys': 'Mostrar o teclado de cartas',
   'entry.markEnder': 'Marque o jogador que bateu ou fez rummy.',
   'entry.markOut': 'Marque o jogador que saiu.',
   'cards.suit': 'Naipe',
