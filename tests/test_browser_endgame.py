@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 # (importing test_browser skips this module where Chromium is not installed)
+from tests.reflow import reflow_problems, set_text_size
 from tests.test_browser import (  # noqa: F401  (browser, server, phones: fixtures)
     TOKEN,
     Phone,
@@ -37,8 +38,9 @@ def new_game(server: Server, variant: str = "rummy500", **extra: Any) -> int:
     return int(server.api("POST", "/api/games", body)["id"])
 
 
-def big_text(phone: Phone) -> None:
-    phone.page.add_style_tag(content="html { font-size: 200% !important; }")
+def big_text(phone: Phone) -> Any:
+    """The phone's text at 200 % (its setting, as tests/reflow.py sets it); keep the result."""
+    return set_text_size(phone.page, 2.0)
 
 
 def assert_fits(phone: Phone, *testids: str) -> None:
@@ -144,17 +146,19 @@ def test_the_end_choices_fit_a_small_screen_with_large_text(server: Server,
     server.api("POST", f"/api/games/{gid}/hands", OUT)
     small = admin_on(browser, server, width=320, height=640)
     try:
-        big_text(small)
+        _size = big_text(small)  # (kept: the setting lasts as long as its session)
         small.tid("menu-btn").click()  # (the bottom bar's layout at 200 % is not this test's)
         small.tid("menu-end-game").click()
         expect(small.tid("choose-dialog")).to_be_visible()
         assert_fits(small, "choose-dialog")
         assert small_controls(small, "choose-dialog") == []
+        assert reflow_problems(small.page) == []
         shot(small, "end-game-choices-320-200pct.png")
         small.tid("end-finish").click()
         expect(small.tid("gameover-reopen")).to_be_visible()
         assert_fits(small, "game-over")
         assert small_controls(small, "game-over") == []
+        assert reflow_problems(small.page) == []
         shot(small, "end-game-finished-320-200pct.png")
         small.tid("gameover-reopen").click()  # an end is reopened later too
         expect(small.tid("game-over")).to_be_hidden()
@@ -176,7 +180,9 @@ def test_the_dealer_badge_moves_left_and_the_admin_corrects_it(
     expect(admin.tid("player-row-1").get_by_test_id("dealer-badge")).to_be_visible()
     gid = server.api("GET", "/api/games")[0]["id"]
     assert server.api("GET", f"/api/games/{gid}")["dealer"] == "Bob"
-    expect(viewer.tid("player-row-1").get_by_test_id("dealer-badge")).to_be_visible(timeout=8000)
+    # (the viewer, open before the game existed, finds it by the list's poll, every 3 s)
+    expect(viewer.tid("player-row-1").get_by_test_id("dealer-badge")).to_be_visible(
+        timeout=15_000)
     shot(viewer, "dealer-badge-viewer.png")
 
     server.api("POST", f"/api/games/{gid}/hands", OUT)  # Bob dealt: Ann deals hand 2
@@ -204,10 +210,11 @@ def test_the_dealer_badge_fits_a_small_screen_with_large_text(server: Server,
     server.api("POST", "/api/games", {"variant": "rummy500", "players": long, "dealer": long[1]})
     small = admin_on(browser, server, width=320, height=640)
     try:
-        big_text(small)
+        _size = big_text(small)  # (kept: the setting lasts as long as its session)
         expect(small.tid("dealer-badge")).to_be_visible()
         assert_fits(small, "dealer-badge")  # (the names' own cut is the scoreboard's layout)
         assert small_controls(small, "scoreboard") == []
+        assert reflow_problems(small.page) == []
         row = small.tid("player-row-1").bounding_box()
         assert row and row["x"] >= 0 and row["x"] + row["width"] <= 320, row
         shot(small, "dealer-badge-320-200pct.png")
@@ -266,10 +273,11 @@ def test_the_follow_notice_fits_a_small_screen_with_large_text(server: Server,
     small = open_phone(browser, f"{server.url}/?game={two}", width=320, height=640,
                        locale="es-ES", color_scheme="dark")
     try:
-        big_text(small)
+        _size = big_text(small)  # (kept: the setting lasts as long as its session)
         expect(small.tid("table-notice")).to_be_visible(timeout=LIVE_MS)
         assert_fits(small, "table-notice")
         assert small_controls(small, "table-notice") == []
+        assert reflow_problems(small.page) == []
         shot(small, "follow-notice-320-200pct-es-dark.png")
         assert axe_problems(small) == []
         assert small.errors == [], small.errors

@@ -219,6 +219,12 @@ function applyGame(g, { stream = false, force = false } = {}) {
   if (!force && !stream && cur && g.seq != null && cur.seq != null && g.seq < cur.seq) return;
   state.game = g;
   renderAll();
+  // a viewer's game deleted (the admin's page leaves it itself): on to the newest game
+  if (stream && g.state === 'deleted' && cur?.state !== 'deleted' && !state.admin) {
+    state.pinned = false;
+    setUrlGame(null);
+    followNewest();
+  }
 }
 
 // ---- rendering -----------------------------------------------------------------------
