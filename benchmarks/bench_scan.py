@@ -1,5 +1,6 @@
-"""Scan latency, request to response: a photo of a table with 10 or 30 cards is uploaded to
-a running server's scan route. Prints the median and worst per case.
+"""Scan latency, request to response: a photo of a table with 10 or 30 cards (the shipped
+bench frames, benchmarks/frames/) is uploaded to a running server's scan route. Prints the
+median and worst per case.
 
     .venv/bin/python benchmarks/bench_scan.py [--repeats 7]
 """
@@ -13,14 +14,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import cv2
 import httpx
 from spawn import start_server
 
-from scorekeeper.training.bench import frame_with_cards
-
 TOKEN = "bench-token"
-CASES = [((1280, 960), 10), ((1280, 960), 30)]
+FRAMES = Path(__file__).resolve().parent / "frames"
+CASES = [("1280x960, 10 cards", "table-1280x960-10.jpg"),
+         ("1280x960, 30 cards", "table-1280x960-30.jpg")]
 
 
 def main() -> int:
@@ -35,11 +35,8 @@ def main() -> int:
             with httpx.Client(base_url=server.url, headers=auth, timeout=60) as client:
                 game = client.post("/api/games", json={"variant": "rummy",
                                                        "players": ["Ann", "Bob"]}).json()
-                for size, cards in CASES:
-                    ok, jpeg = cv2.imencode(".jpg", frame_with_cards(size, cards),
-                                            [cv2.IMWRITE_JPEG_QUALITY, 90])
-                    assert ok
-                    files = {"image": ("table.jpg", jpeg.tobytes(), "image/jpeg")}
+                for case, name in CASES:
+                    files = {"image": ("table.jpg", (FRAMES / name).read_bytes(), "image/jpeg")}
                     client.post(f"/api/games/{game['id']}/scan", files=files)  # warm up
                     times, read = [], 0
                     for _ in range(args.repeats):
@@ -48,7 +45,7 @@ def main() -> int:
                         times.append((time.perf_counter() - start) * 1000)
                         r.raise_for_status()
                         read = len(r.json()["cards"])
-                    print(f"{size[0]}x{size[1]}, {cards} cards: median "
+                    print(f"{case}: median "
                           f"{statistics.median(times):.0f} ms, worst {max(times):.0f} ms "
                           f"({read} cards read, {args.repeats} scans)")
         finally:

@@ -71,10 +71,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         run(hands=args.hands, seed=args.seed, out=sys.stdout)
     else:
-        from scorekeeper.training.bench import run as run_vision
+        from scorekeeper.vision.bench import FRAMES
+        from scorekeeper.vision.bench import run as run_vision
 
         run_vision(runtimes=args.runtimes, repeats=args.repeats, out=sys.stdout,
-                   models=_models(args))
+                   models=_models(args), frames=args.frames or FRAMES)
     return 0
 
 
@@ -220,9 +221,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("stage", choices=["rules", "vision"])
     bench.add_argument("--hands", type=int, default=10_000, help="rules: random hands")
     bench.add_argument("--seed", type=int, default=1)
-    bench.add_argument("--runtimes", nargs="+", default=["onnx", "ncnn", "torch"],
+    bench.add_argument("--runtimes", "--runtime", nargs="+", default=["onnx", "ncnn", "torch"],
                        help="vision: runtimes to time")
     bench.add_argument("--repeats", type=int, default=5, help="vision: frames per case")
+    bench.add_argument("--frames", type=Path, default=None,
+                       help="vision: folder of frames.json and its frames "
+                            "(default: the repository's benchmarks/frames)")
     add_models(bench)
     bench.set_defaults(func=_cmd_bench)
 

@@ -5,11 +5,11 @@
     classifier_train.py the index classifier's network and training loop (PyTorch)
     train.py            `make model`: art → scenes → detector + classifier → export → eval
     mixed_precision.py  bfloat16 on CPUs that have it, ultralytics' AMP check on a GPU
-    bench.py            `scorekeeper bench vision`: the runtime reader timed on rendered tables
+    bench.py            the tables `scorekeeper bench vision` times (benchmarks/frames/make.py)
 
 The runtime (`scorekeeper serve | read | eval`, scorekeeper/vision/ and the rest) never
 imports this package; tests/test_runtime_imports.py checks that. The way in is the other
 way: training uses the runtime's reader, classes and evaluation. PyTorch and ultralytics
 (the `train` extra) load only inside the functions that train or export; synth/ and
-bench.py need only numpy and OpenCV, so `scorekeeper bench vision` runs on a Pi too.
+bench.py need only numpy and OpenCV; `scorekeeper bench vision` (vision/bench.py) needs none of it.
 """

@@ -39,27 +39,45 @@ class IndexClassifier:
 
     The network was trained on all four turns under one label (an index lies at any angle),
     so the turns are free extra looks at the same crop: fewer misreads for 4× a small cost.
+
+    `sure`: read every crop upright first, and the other three turns only for the crops
+    that look gives no answer of at least `sure` (None: all four turns for every crop). At
+    0.95 no crop of the held-out, real-photo or bench frames changes its answer (card or
+    not, which card) against four turns for all, and about half the looks are saved
+    (docs/model-experiments.md, "Unreleased — speed").
     """
 
-    def __init__(self, path: Path, turns: bool = True) -> None:
+    def __init__(self, path: Path, turns: bool = True, sure: float | None = None) -> None:
         import onnxruntime as ort
 
         self.session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         self.input = self.session.get_inputs()[0].name
         self.turns = turns
+        self.sure = sure if turns else None
 
-    def probabilities(self, crops: list[np.ndarray],
-                      turns: tuple[int, ...] | None = None) -> np.ndarray:
-        """Each crop's answer, averaged over quarter `turns` (default: as configured)."""
-        x = crops_to_tensor(crops)
-        turns = turns if turns is not None else (0, 1, 2, 3) if self.turns else (0,)
+    def _run(self, x: np.ndarray, turns: tuple[int, ...]) -> np.ndarray:
+        """The softmax of each crop of `x` (NCHW) at each of `turns`, averaged."""
         looks = [np.ascontiguousarray(np.rot90(x, k, axes=(2, 3))) for k in turns]
         logits = np.asarray(self.session.run(None, {self.input: np.concatenate(looks)})[0])
         z = logits - logits.max(1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
-        out: np.ndarray = p.reshape(len(looks), len(crops), -1).mean(0)
+        out: np.ndarray = p.reshape(len(looks), len(x), -1).mean(0)
         return out
+
+    def probabilities(self, crops: list[np.ndarray],
+                      turns: tuple[int, ...] | None = None) -> np.ndarray:
+        """Each crop's answer, averaged over quarter `turns` (default: as configured)."""
+        x = crops_to_tensor(crops)
+        if turns is not None or self.sure is None:
+            return self._run(x, turns if turns is not None else
+                             (0, 1, 2, 3) if self.turns else (0,))
+        p = self._run(x, (0,))
+        unsure = np.flatnonzero(p.max(1) < self.sure)
+        if len(unsure):
+            rest = self._run(x[unsure], (1, 2, 3))
+            p[unsure] = (p[unsure] + 3 * rest) / 4
+        return p
 
     def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
         if not crops:

@@ -36,6 +36,9 @@ MIN_CARD_PROB = 0.5  # a classifier answer below this is no card (model.json: mi
 # the 0.14.0 model misses or misreads are offered so, named right; 140 are offered in all
 # (docs/model-experiments.md, 0.14.0).
 MAYBE_PROB = 0.3
+# the upright look's answer from which a crop is not read at the other three turns
+# (`IndexClassifier.sure`; model.json's `classifier.sure`, null for four turns always)
+SURE = 0.95
 
 
 def card_threshold(meta: dict[str, Any]) -> float:
@@ -118,9 +121,10 @@ class CardReader:
         self.classifier = None
         if self.two_stage and deck is not None and deck.classifier_path is not None:
             self.classifier = self._deck_classifier(deck, deck.classifier_path,
-                                                    cls.get("turns", False))
+                                                    cls.get("turns", False), cls.get("sure", SURE))
         if self.two_stage and self.classifier is None:
-            self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False))
+            self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False),
+                                              cls.get("sure", SURE))
         self.min_prob = card_threshold(meta)
         # a fixed-size input (NCNN) cannot be enlarged: no second look there
         self.refocus = self.two_stage and not config.imgsz
@@ -149,11 +153,11 @@ class CardReader:
         self.deck = deck.name
         return detector
 
-    def _deck_classifier(self, deck: DeckProfile, path: Path, turns: bool
-                         ) -> IndexClassifier | None:
+    def _deck_classifier(self, deck: DeckProfile, path: Path, turns: bool,
+                         sure: float | None) -> IndexClassifier | None:
         """The deck's classifier, or None (and a warning) when it cannot read a crop."""
         try:
-            classifier = IndexClassifier(path, turns)
+            classifier = IndexClassifier(path, turns, sure)
             shape = classifier.probabilities([np.zeros((CROP, CROP, 3), np.uint8)]).shape
         # onnxruntime raises its own exception types for a missing, truncated or foreign
         # file; any of them means "this deck's model is unusable", never a failed scan
