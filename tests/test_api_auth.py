@@ -33,6 +33,7 @@ PUBLIC = {
     ("POST", "/api/games/{game_id}/knock-check"),  # a player's private check: rate-limited
     ("GET", "/openapi.json"),           # the API's shape: no secret in it
     ("GET", "/api/club/players"),       # the club's names for a new game (club mode off: none)
+    ("GET", "/api/table"),              # the game the table plays now, for a phone to follow
 }
 PUBLIC_MOUNTS = {"/static"}
 
@@ -65,8 +66,9 @@ def test_every_route_is_guarded_unless_listed_public(client: TestClient) -> None
     assert seen_public == PUBLIC  # a route made public by mistake shows up here
     # the 7 game writes, scan, the camera snapshot, and 11 deck routes (confirm a scan,
     # adapt: start, progress, cancel; delete the learned examples; the learning switch;
-    # enrol: the draft, discard it, a photo, its marked picture, save)
-    assert admin_routes == 20
+    # enrol: the draft, discard it, a photo, its marked picture, save); the table's 5 (end,
+    # delete, reopen, the dealer, the table's game)
+    assert admin_routes == 25
 
 
 def test_admin_routes_with_the_token_get_past_the_guard(client: TestClient) -> None:
@@ -119,7 +121,7 @@ def test_the_openapi_document_is_public_and_lists_every_route(client: TestClient
     routes = {(method, route.path) for route in all_routes(client.app)
               if isinstance(route, APIRoute) and route.include_in_schema
               for method in route.methods or ()}
-    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 20  # all but the document
+    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 25  # all but the document
     for method, path in listed:  # a guarded route says so: the bearer scheme and its 401
         op = doc["paths"][path][method.lower()]
         guarded = (method, path) not in PUBLIC

@@ -66,6 +66,9 @@ FUZZED = [
     ("GET", "/api/decks/{name}/enrol/photos/{number}.jpg"),
     ("POST", "/api/decks/{name}/enrol/save"),
     ("GET", "/api/club/players"),  # a table's copy of its club's players (club mode off here)
+    ("POST", "/api/games/{game_id}/end"), ("DELETE", "/api/games/{game_id}"),
+    ("POST", "/api/games/{game_id}/reopen"), ("PUT", "/api/games/{game_id}/dealer"),
+    ("GET", "/api/table"), ("PUT", "/api/table"),
 ]
 # Routes with no invalid input to send: they take nothing, or only text in the path or the
 # query string, which is text whatever is sent (an empty `url` is pinned in test_api.py).
@@ -76,7 +79,7 @@ NO_INVALID = {("GET", "/"), ("GET", "/api/health"), ("GET", "/api/session"),
               ("GET", "/api/decks/adapt"), ("DELETE", "/api/decks/adapt"),
               ("DELETE", "/api/decks/{name}/learned"), ("GET", "/api/decks/{name}/enrol"),
               ("DELETE", "/api/decks/{name}/enrol"), ("POST", "/api/decks/{name}/enrol/save"),
-              ("GET", "/api/club/players")}
+              ("GET", "/api/club/players"), ("GET", "/api/table")}
 VALID, INVALID = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
 CASES = [pytest.param(m, p, VALID, id=f"{m} {p} valid") for m, p in FUZZED] + [
     pytest.param(m, p, INVALID, id=f"{m} {p} invalid") for m, p in FUZZED

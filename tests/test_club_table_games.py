@@ -24,7 +24,9 @@ ADMIN = bearer("admin")
 # the club's game_owner first
 GAME_WRITES = {("POST", "/api/games/{game_id}/hands"), ("PUT", "/api/games/{game_id}/hands/{n}"),
                ("DELETE", "/api/games/{game_id}/hands/last"),
-               ("PUT", "/api/games/{game_id}/settings"), ("POST", "/api/games/{game_id}/rename")}
+               ("PUT", "/api/games/{game_id}/settings"), ("POST", "/api/games/{game_id}/rename"),
+               ("POST", "/api/games/{game_id}/end"), ("DELETE", "/api/games/{game_id}"),
+               ("POST", "/api/games/{game_id}/reopen"), ("PUT", "/api/games/{game_id}/dealer")}
 # the game routes that write nothing: the preview, a scan's reading, a private knock check
 READS = {("POST", "/api/games/{game_id}/preview"), ("POST", "/api/games/{game_id}/scan"),
          ("POST", "/api/games/{game_id}/knock-check")}
@@ -55,7 +57,11 @@ def test_the_club_refuses_to_score_a_tables_game(club: TestClient) -> None:
               ("PUT", f"/api/games/{gid}/hands/1", hand_body),
               ("DELETE", f"/api/games/{gid}/hands/last", None),
               ("PUT", f"/api/games/{gid}/settings", {"settings": {"target": 500}}),
-              ("POST", f"/api/games/{gid}/rename", {"old": "Bob", "new": "Rob"})]
+              ("POST", f"/api/games/{gid}/rename", {"old": "Bob", "new": "Rob"}),
+              ("POST", f"/api/games/{gid}/end", {"how": "abandoned"}),
+              ("DELETE", f"/api/games/{gid}", None),
+              ("POST", f"/api/games/{gid}/reopen", None),
+              ("PUT", f"/api/games/{gid}/dealer", {"player": "Bob"})]
     for method, path, body in writes:
         r = club.request(method, path, json=body, headers=ADMIN)
         assert r.status_code == 409, (method, path, r.text)

@@ -75,6 +75,32 @@ def test_a_file_made_before_the_interface_opens_unchanged(tmp_path: Path) -> Non
     assert "schema_versions" not in tables  # the games schema needs no new table
 
 
+def test_a_file_made_before_games_could_be_ended_opens_and_lists_their_state(
+        tmp_path: Path) -> None:
+    """A file at schema 3 (before the `ended` column): its games keep their summaries as
+    written then (no state), are listed as over or in play, and can be ended now."""
+    path = tmp_path / "v3.db"
+    with sqlite3.connect(path) as conn:
+        for step in MIGRATIONS[:3]:
+            conn.executescript(step if isinstance(step, str) else step["sqlite"])
+        conn.execute("PRAGMA user_version = 3")
+        for over in (True, False):
+            summary = {"players": [], "game_over": over, "winner": None, "leader": None}
+            conn.execute("INSERT INTO games (variant, players, settings, created_at, summary)"
+                         " VALUES ('rummy', '[\"Ann\", \"Bob\"]', '{}', 'then', ?)",
+                         (json.dumps(summary),))
+    with GameStore(path) as store:
+        assert [(g["id"], g["state"]) for g in store.games()] == [(2, "in_play"),
+                                                                   (1, "finished")]
+        store.append(2, {"type": "end", "how": "deleted"})
+        assert [g["id"] for g in store.games()] == [1] and list(store.versions()) == [1]
+        assert store.get(2)["state"] == "deleted"
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("SELECT id, ended FROM games ORDER BY id").fetchall() == \
+            [(1, None), (2, "deleted")]
+
+
 def _set_games_version(target: Path | str, version: int) -> None:
     if isinstance(target, Path):
         with sqlite3.connect(target) as conn:

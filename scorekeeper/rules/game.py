@@ -21,6 +21,8 @@ from scorekeeper.rules.settings import VariantSettings
 from scorekeeper.rules.variants import VARIANTS, Knock, Variant
 
 MOST_STORED = 8  # the most players any game could be created with
+# how the admin may end a game before (or after) the rules do; "deleted" hides it
+ENDINGS = ("finished", "abandoned", "deleted")
 
 
 @dataclass
@@ -62,6 +64,10 @@ class Game:
         # per hand: read back from the store, so scored as it was accepted when stored
         self._stored: list[bool] = []
         self._state = _Replay([], dict.fromkeys(self.names, 0), set(), False, None, [])
+        # the admin's ends, newest last: "reopen" takes the newest back, so each is undone
+        self._ends: list[str] = []
+        # (hand number, seat): that seat dealt, or deals, that hand; the rest follows
+        self._dealer = (1, 0)
 
     @property
     def rules(self) -> Variant[Any]:
@@ -179,6 +185,9 @@ class Game:
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise malformed("an event needs a 'type'", "type", "missing")
         kind = event["type"]
+        if kind in ("hand", "undo", "dealer") and self._ends:
+            raise RulesError(f"the game was {self._ends[-1]}; reopen it first", "game_ended",
+                             how=self._ends[-1])
         if kind == "hand":
             self._commit([*self.hands, event.get("players")],  # type: ignore[list-item]
                          [*self._stored, stored])
@@ -205,7 +214,40 @@ class Game:
                 self.settings = before
                 raise
             return None
+        if kind in ("end", "reopen", "dealer"):
+            self._table_event(kind, event)
+            return None
         raise malformed(f"unknown event type {shown(kind)}", "type", "invalid")
+
+    def _table_event(self, kind: str, event: dict[str, Any]) -> None:
+        """What the admin says of the table, not of a hand: the game ended (finished,
+        abandoned, deleted) or reopened, and who deals the next hand."""
+        if kind == "reopen":
+            if not self._ends:
+                raise RulesError("the game was not ended, so there is nothing to reopen",
+                                "game_not_ended")
+            self._ends.pop()
+        elif kind == "end":
+            how = event.get("how")
+            if how not in ENDINGS:
+                raise malformed(f"a game ends {', '.join(ENDINGS)}, not {shown(how)}", "how",
+                                "invalid")
+            if how == "deleted":
+                if self._ends and self._ends[-1] == "deleted":
+                    raise RulesError("the game was already deleted", "game_deleted")
+            elif self._ends or self._state.game_over:
+                raise RulesError("the game is already over", "game_already_over")
+            self._ends.append(how)
+        else:
+            player = event.get("player")
+            if not isinstance(player, str):
+                raise malformed(f"the dealer is a player's name, not {shown(player)}", "player",
+                                "text")
+            name = self.player_name(player)
+            if name in self._state.eliminated:
+                raise RulesError(f"{name} is out of the game and deals no more", "dealer_out",
+                                player=name)
+            self._dealer = (len(self.hands) + 1, self.names.index(name))
 
     def _hand_number(self, n: object) -> int:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(self.hands):
@@ -266,7 +308,49 @@ class Game:
                 "players": players,
                 "hands": [{"n": r["n"], "players": h, "result": r}
                           for h, r in zip(self.hands, st.results, strict=True)],
-                "game_over": st.game_over, "winner": st.winner, "leader": self._leader()}
+                "game_over": st.game_over or bool(self._ends), "winner": self._winner(),
+                "leader": self._leader(), "ended": self.ended, "state": self.state,
+                "dealer": None if st.game_over or self._ends else self.dealer(len(self.hands) + 1)}
+
+    @property
+    def ended(self) -> str | None:
+        """How the admin ended the game ("finished", "abandoned", "deleted"), or None."""
+        return self._ends[-1] if self._ends else None
+
+    @property
+    def state(self) -> str:
+        """"in_play", "finished" (by the rules or the admin), "abandoned" or "deleted"."""
+        if self._ends:
+            return self._ends[-1]
+        return "finished" if self._state.game_over else "in_play"
+
+    def _winner(self) -> str | None:
+        """The rules' winner; a game the admin finished early is won by its leader."""
+        if self._state.game_over or self._ends != ["finished"]:
+            return self._state.winner
+        return self._leader()
+
+    def dealer(self, n: int) -> str:
+        """Who deals hand `n`: the deal moves left (to the next seat) each hand, past the
+        players out of the game, from the last dealer the admin named (else the first seat).
+        Computed from the hands, so an undo or a correction moves it too."""
+        anchor, seat = self._dealer
+        count = len(self.names)
+        step = 1 if n >= anchor else -1
+        for h in range(anchor + step, n + step, step):
+            out = self._out_before(h)
+            for _ in range(count):
+                seat = (seat + step) % count
+                if self.names[seat] not in out:
+                    break
+        return self.names[seat]
+
+    def _out_before(self, n: int) -> frozenset[str]:
+        """The players out of the game when hand `n` is dealt."""
+        after = self._state.after
+        if n <= 1 or not after:
+            return frozenset()
+        return after[min(n - 2, len(after) - 1)][1]
 
     def _standing(self, total: int, eliminated: bool) -> dict[str, int | None]:
         """How far a player is from the end: the knock limit, hands left, or points to go."""

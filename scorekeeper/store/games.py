@@ -55,6 +55,7 @@ MIN_FREE_BYTES = 1 << 20   # below this the next write will likely fail: call th
 LOW_FREE_BYTES = 50 << 20  # below this, health warns
 DAILY_S = 24 * 3600
 MAX_ID = 2**63 - 1         # the largest id SQLite (and PostgreSQL's BIGINT) can hold
+_SHOWN = "(ended IS NULL OR ended <> 'deleted')"  # a deleted game is kept, not listed
 PG_BACKUPS = ("PostgreSQL: the server takes no backups itself; pg_dump does "
               "(scorekeeper db backup, or a timer: docs/postgresql.md)")
 
@@ -100,8 +101,16 @@ def _summary(view: dict[str, Any]) -> str:
         {"name": p["name"], "total": p["total"], "eliminated": p.get("eliminated", False)}
         for p in view["players"]
     ]
-    keys = ("game_over", "winner", "leader")
+    keys = ("game_over", "winner", "leader", "state")
     return json.dumps({"players": players, **{k: view.get(k) for k in keys}})
+
+
+def _state(summary: dict[str, Any]) -> dict[str, Any]:
+    """A summary with its state: one stored before games had a state has none, and its
+    game was either over by the rules or in play (the admin could not end games then)."""
+    if "state" not in summary:
+        summary["state"] = "finished" if summary.get("game_over") else "in_play"
+    return summary
 
 
 def _copied(summary: dict[str, Any]) -> dict[str, Any]:
@@ -305,20 +314,26 @@ class GameStore:
 
     def create(
         self, variant: str, players: list[str], settings: dict[str, Any] | None = None,
-        deck: str | None = None,
+        deck: str | None = None, dealer: str | None = None,
     ) -> dict[str, Any]:
         """Start a game; RulesError (nothing stored) if the engine refuses its set-up.
 
         `deck` names the deck profile its scans read with (kept with the game, not judged
-        by the rules); None reads with the generic model."""
-        return self.create_once(variant, players, settings, deck).view
+        by the rules); None reads with the generic model. `dealer`: who deals the first
+        hand (None: the first seat), stored as the game's first event."""
+        return self.create_once(variant, players, settings, deck, dealer=dealer).view
 
     def create_once(
         self, variant: str, players: list[str], settings: dict[str, Any] | None = None,
-        deck: str | None = None, request: RequestKey | None = None,
+        deck: str | None = None, request: RequestKey | None = None, *,
+        dealer: str | None = None,
     ) -> Written:
         """`create`, once per `request` key: a repeat answers the game the key made first."""
         game = Game(variant, list(players), settings)
+        first_event = {"type": "dealer", "player": dealer} if dealer is not None else None
+        if first_event is not None:
+            game.apply(first_event)
+        seq = 1 if first_event is not None else 0
         now = datetime.now(UTC)
         created = now.isoformat(timespec="seconds")
         with self._lock:
@@ -332,10 +347,13 @@ class GameStore:
                     (variant, json.dumps(list(players)), json.dumps(settings or {}), created,
                      deck),
                 )
-                entry = _Entry(game, 0, _view(game_id, game, 0, created, deck))
-                tx.execute(
-                    "UPDATE games SET summary = ? WHERE id = ?", (_summary(entry.view), game_id)
-                )
+                entry = _Entry(game, seq, _view(game_id, game, seq, created, deck))
+                if first_event is not None:
+                    tx.execute("INSERT INTO events (game_id, seq, type, body, created_at)"
+                               " VALUES (?, 1, 'dealer', ?, ?)",
+                               (game_id, json.dumps(first_event), created))
+                tx.execute("UPDATE games SET summary = ?, seq = ? WHERE id = ?",
+                           (_summary(entry.view), seq, game_id))
                 if request:
                     remember(tx, NEW_GAME, request, entry.view, now)
             self._cache[game_id] = entry
@@ -343,19 +361,20 @@ class GameStore:
 
     def games(self, ids: Collection[int] | None = None) -> list[dict[str, Any]]:
         """Every game, newest first, as a summary; or only the games of `ids` (those a
-        caller found changed with `versions`).
+        caller found changed with `versions`). A deleted game is kept (its log, for an undo
+        or a look with `get`) but listed by neither.
 
         A club's big screen reads every game's summary twice a second while hands arrive,
         and cleaning a summary's names (safe_json, character by character) and parsing it
         cost more than the query; so each stored summary is parsed and cleaned once and
         kept, and a read hands out a copy of it (its own, for each caller)."""
-        query = "SELECT id, variant, created_at, seq, summary FROM games"
+        query = f"SELECT id, variant, created_at, seq, summary FROM games WHERE {_SHOWN}"
         params: tuple[int, ...] = ()
         if ids is not None:
             params = tuple(sorted({int(i) for i in ids}))
             if not params:
                 return []
-            query += f" WHERE id IN ({', '.join('?' * len(params))})"
+            query += f" AND id IN ({', '.join('?' * len(params))})"
         with self.database.read() as tx:
             rows = tx.fetchall(query + " ORDER BY id DESC", params)
         known = self._summaries
@@ -368,7 +387,7 @@ class GameStore:
                 hit = (summ, safe_json(json.loads(summ)))
             kept[gid] = hit
             out.append({"id": gid, "variant": variant, "created_at": created, "seq": seq,
-                        **_copied(hit[1])})
+                        **_state(_copied(hit[1]))})
         if ids is None:
             self._summaries = kept  # a racing read keeps either, both right
         return out
@@ -377,7 +396,8 @@ class GameStore:
         """Each game's id → its seq (a game's summary changes only with its seq): what a
         caller keeping the games it read must read again, without reading them all."""
         with self.database.read() as tx:
-            return {int(gid): int(seq) for gid, seq in tx.fetchall("SELECT id, seq FROM games")}
+            return {int(gid): int(seq)
+                    for gid, seq in tx.fetchall(f"SELECT id, seq FROM games WHERE {_SHOWN}")}
 
     def get(self, game_id: int) -> dict[str, Any]:
         """The game as `GET /api/games/{id}` shows it: snapshot plus id, created_at, seq."""
@@ -466,8 +486,8 @@ class GameStore:
                      now.isoformat(timespec="seconds")),
                 )
                 tx.execute(
-                    "UPDATE games SET seq = ?, summary = ? WHERE id = ?",
-                    (seq, _summary(new.view), game_id),
+                    "UPDATE games SET seq = ?, summary = ?, ended = ? WHERE id = ?",
+                    (seq, _summary(new.view), new.view["ended"], game_id),
                 )
                 said = answer(new.view, result)
                 if request:

@@ -126,6 +126,15 @@ def _change(hands_before: int, event: dict[str, Any]) -> tuple[str, dict[str, An
                 {"change": "rename", "old": old, "new": new})
     if kind == "settings":
         return "the house rules were changed from another phone", {"change": "settings"}
+    if kind == "end":
+        how = event.get("how")
+        return f"the game was {how} from another phone", {"change": f"end.{how}"}
+    if kind == "reopen":
+        return "the game was reopened from another phone", {"change": "reopen"}
+    if kind == "dealer":
+        player = event.get("player")
+        return (f"{player} was named the dealer from another phone",
+                {"change": "dealer", "player": player})
     return "the game was changed from another phone", {"change": "game"}
 
 

@@ -69,6 +69,9 @@ MIGRATIONS: list[Migration] = [
         PRIMARY KEY (game_id, key)
     );
     """},
+    # how the admin ended the game (finished, abandoned, deleted; NULL: not ended by the
+    # admin), kept with each event as the summary is, so the list hides deleted games in SQL
+    "ALTER TABLE games ADD COLUMN ended TEXT;",
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

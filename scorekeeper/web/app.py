@@ -51,6 +51,7 @@ from scorekeeper.web.routes import (
 )
 from scorekeeper.web.routes import games as api
 from scorekeeper.web.routes import knock as knockcheck
+from scorekeeper.web.routes import table as table_routes
 from scorekeeper.web.routes.pages import STATIC_DIR
 from scorekeeper.web.state import AppState, ClubServer, parts
 from scorekeeper.web.vision import ScanImages, Vision
@@ -172,7 +173,7 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.add_middleware(BodyLimit, default=MAX_BODY,
                        limits={**scan.BODY_LIMITS, **knockcheck.BODY_LIMITS,
                                **decks.BODY_LIMITS, **club_sync.BODY_LIMITS})
-    for area in (pages, api, events, scan, knockcheck, decks):
+    for area in (pages, api, table_routes, events, scan, knockcheck, decks):
         app.include_router(area.router)
     app.include_router(club_sync.router if settings.club_server else club_roster.router)
     if settings.club_server:

@@ -16,7 +16,7 @@ built once per change by the store). Variant-specific keys are allowed in every 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, Tag
 
@@ -30,6 +30,8 @@ MAX_SETTINGS = 32  # keys of a settings object (the rules know 11)
 DECK_NAME = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"  # as decks/profile.py names a deck
 
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
+GameState = Literal["in_play", "finished", "abandoned", "deleted"]
+Ending = Literal["finished", "abandoned", "deleted"]
 CardCode = Annotated[str, Field(max_length=MAX_CODE, description="a card code: 7H, 10S, QC, JK")]
 Cards = Annotated[list[CardCode], Field(max_length=MAX_LISTED)]
 
@@ -137,6 +139,8 @@ class NewGame(_Request):
     deck: Annotated[str, Field(pattern=DECK_NAME)] | None = Field(
         None, description="the deck profile its scans read with (GET /api/decks); left out: "
                           "the table's default deck; null: the generic model")
+    dealer: Text | None = Field(None, description="who deals the first hand (one of the "
+                                                  "players); left out: the first seat")
 
 
 class LayOff(_Request):
@@ -315,6 +319,9 @@ class GameView(_Answer):
     deck: str | None = Field(None, description="the deck profile its scans read with")
     created_at: str
     seq: int = Field(description="events so far; the live stream's event id")
+    state: GameState = Field("in_play", description="finished: by the rules or the admin")
+    ended: Ending | None = Field(None, description="how the admin ended it; null: not ended")
+    dealer: str | None = Field(None, description="who deals the next hand; null once over")
 
 
 class ListedPlayer(_Answer):
@@ -334,6 +341,30 @@ class GameSummary(_Answer):
     game_over: bool | None
     winner: str | None
     leader: str | None
+    state: GameState = "in_play"
+
+
+class EndIn(_Request):
+    """How the admin ends a game the rules have not ended (DELETE /api/games/{id} deletes)."""
+
+    how: Literal["finished", "abandoned"] = Field(
+        description="finished: the leader wins now; abandoned: nobody wins")
+
+
+class DealerIn(_Request):
+    """Who deals the next hand; the deal moves left from them, hand by hand."""
+
+    player: Text
+
+
+class TableGame(_Answer):
+    """The game the table plays now, as the admin's page last opened it; null: none yet."""
+
+    game: int | None
+
+
+class TableIn(_Request):
+    game: StrictInt = Field(ge=1)
 
 
 class CameraHealth(_Answer):

@@ -20,7 +20,15 @@ QUEUE_SIZE = 8
 MAX_STREAMS = 256  # in all: a table has a dozen phones; each stream is a socket and a task
 STREAMS_PER_CLIENT = 16  # a browser keeps at most 6 connections per server
 REFUSED_RETRY_S = 10  # how long a refused phone is asked to wait before trying again
-Item = tuple[int, str] | None  # (seq, SSE message), or None: the server is shutting down
+# (seq, SSE message), or None: the server is shutting down; a seq of None: a message about
+# the table, not the game (sent whatever the phone's seq)
+Item = tuple[int | None, str] | None
+
+
+def table_message(game_id: int | None) -> str:
+    """The `table` event: the game the table plays now (the admin's page opened it), so a
+    phone on another game can say so, or follow. No `id`: it is no version of a game."""
+    return f"event: table\ndata: {json.dumps({'game': game_id})}\n\n"
 
 
 def sse_message(view: dict[str, Any]) -> str:
@@ -68,6 +76,7 @@ class Hub:
         self._streams: Counter[str] = Counter()
         self._total = 0
         self._watchers: list[Callable[[dict[str, Any]], None]] = []
+        self.table_game: int | None = None  # the game the table plays now (`move_table`)
 
     def watch(self, watcher: Callable[[dict[str, Any]], None]) -> None:
         """Also hand every published view to `watcher` (on the loop's thread; it must not
@@ -117,6 +126,19 @@ class Hub:
         self._streams[client] -= 1
         if self._streams[client] <= 0:
             del self._streams[client]
+
+    def move_table(self, game_id: int) -> bool:
+        """The table now plays `game_id`: every game stream is told (a phone on another game
+        shows a notice, or follows). False, and nothing sent, when it already played it."""
+        if game_id == self.table_game:
+            return False
+        self.table_game = game_id
+        item = (None, table_message(game_id))
+        for key, listeners in self._listeners.items():
+            if key >= 1:  # the club's channels (below 1) show no game
+                for queue in listeners:
+                    _put_latest(queue, item)
+        return True
 
     @property
     def streams(self) -> int:

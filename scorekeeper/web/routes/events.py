@@ -14,7 +14,14 @@ from fastapi.responses import StreamingResponse
 from scorekeeper.store import GameStore
 from scorekeeper.web.deps import ClientDep, HubDep, SettingsDep, StoreDep
 from scorekeeper.web.http.auth import GuardedRoute, public
-from scorekeeper.web.live.hub import REFUSED_RETRY_S, Hub, Item, StreamRefused, sse_message
+from scorekeeper.web.live.hub import (
+    REFUSED_RETRY_S,
+    Hub,
+    Item,
+    StreamRefused,
+    sse_message,
+    table_message,
+)
 from scorekeeper.web.models import EVENT_STREAM, refusals
 
 log = logging.getLogger(__name__)
@@ -49,6 +56,8 @@ async def _stream(
         yield f"retry: {RETRY_MS}\n\n"
         if last_id != str(sent):
             yield sse_message(view)
+        if hub.table_game not in (None, game_id):  # the table moved on before this phone came
+            yield table_message(hub.table_game)
         async for message in relay(queue, sent, keepalive):
             yield message
     finally:
@@ -68,7 +77,9 @@ async def relay(queue: asyncio.Queue[Item], sent: int,
         if item is None:
             return
         seq, message = item
-        if seq > sent:
+        if seq is None:  # about the table: whatever the phone's seq
+            yield message
+        elif seq > sent:
             sent = seq
             yield message
 
@@ -84,7 +95,8 @@ async def game_events(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The game's view now and after each change (`id` is its seq); Last-Event-ID skips the
-    first one when the phone already has it."""
+    first one when the phone already has it. `event: table` (`{"game": id}`, no `id`) says
+    the table plays another game now: on connect, and when the admin's page moves it."""
     refused = hub.refusal(client)
     if refused is not None:
         raise refused

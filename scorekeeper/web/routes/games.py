@@ -108,8 +108,8 @@ async def create_game(body: NewGame, request: Request, response: Response, store
         deck = check_deck(settings.data_dir, body.deck)
     once = request_key(key, request, body)
     players = await run_in_threadpool(spell, body.players)
-    written = await run_in_threadpool(store.create_once, body.variant, players,
-                                      body.settings, deck, once)
+    written = await run_in_threadpool(lambda: store.create_once(
+        body.variant, players, body.settings, deck, once, dealer=body.dealer))
     return _sent(written, response)
 
 

@@ -12,6 +12,9 @@ import { checkNumber } from './messages.js';
 import { clubName, loadRoster, markRow, renderRoster, target } from './roster.js';
 import { LANGUAGES, pickLanguage, savedLanguage, saveLanguage, setLanguage, t, translateStatic } from './i18n.js';
 import { THEMES, savedTheme, setTheme } from './theme.js';
+import {
+  dealerField, dealerMark, endGame, followSwitch, gameOpened, overWords, reopenButton, stateTag, tableMoved,
+} from './tablegame.js';
 import { shortNames } from './shortnames.js';
 import { ask, toast } from './ui.js';
 import { $, h, fill, num, signed, timeAgo, openDialog, closeDialog } from './util.js';
@@ -94,6 +97,7 @@ async function openGame(id, { pin } = {}) {
     if (changedGame) showEmpty(t('load.game', { id, error: e.message }));
     else toast(e.message, 'error');
   }
+  if (changedGame) gameOpened(id, state.admin);
   if (changedGame || !state.es) connect(id);
 }
 
@@ -156,6 +160,16 @@ function connect(id) {
   };
   es.onmessage = onData;
   es.addEventListener('game', onData);
+  es.addEventListener('table', (ev) => {
+    if (state.es !== es) return;
+    let game = null;
+    try {
+      game = JSON.parse(ev.data).game;
+    } catch {
+      return;
+    }
+    tableMoved(game, { admin: state.admin, current: state.gameId, open: openTableGame });
+  });
   es.onopen = () => {
     if (state.es !== es) return;
     const wasDown = !state.connected;
@@ -178,6 +192,31 @@ function connect(id) {
   };
 }
 
+/** The table's game, opened from its notice (or followed): pinned unless it is the newest. */
+async function openTableGame(id) {
+  await loadGames();
+  await openGame(id, { pin: String(id) !== String(newestGameId()) });
+}
+
+/** The admin ended the game: shown as ended, or, deleted, left for the newest game (at
+ *  once, before any await: the list's poll must not find the page on the deleted game and
+ *  move it with a toast of its own over the one offering Undo). */
+async function afterEnd(view) {
+  if (view.state !== 'deleted') {
+    applyGame(view);
+    return;
+  }
+  state.games = state.games.filter((x) => String(x.id) !== String(view.id));
+  const next = newestGameId();
+  if (next == null) {
+    state.gameId = null;
+    state.game = null;
+    showEmpty();
+  } else {
+    await openGame(next, { pin: false });
+  }
+}
+
 function applyGame(g, { stream = false, force = false } = {}) {
   if (!g) return;
   const cur = state.game;
@@ -185,6 +224,12 @@ function applyGame(g, { stream = false, force = false } = {}) {
   if (!force && !stream && cur && g.seq != null && cur.seq != null && g.seq < cur.seq) return;
   state.game = g;
   renderAll();
+  // a viewer's game deleted (the admin's page leaves it itself): on to the newest game
+  if (stream && g.state === 'deleted' && cur?.state !== 'deleted' && !state.admin) {
+    state.pinned = false;
+    setUrlGame(null);
+    followNewest();
+  }
 }
 
 // ---- rendering -----------------------------------------------------------------------
@@ -261,7 +306,7 @@ function renderScoreboard(g) {
         h('div', { class: 'pname' },
           h('span', { testid: `player-name-${i}` }, p.name),
           isLeader ? h('span', { class: 'crown', title: over ? t('board.winner') : t('board.leader'), 'aria-label': over ? t('board.winner') : t('board.leader') }, over ? '♛' : '★') : null),
-        h('div', { class: 'psub' }, playerSub(g, p))),
+        h('div', { class: 'psub' }, dealerMark(g, p.name, { admin: state.admin, shown: applyGame }), playerSub(g, p))),
       h('div', { class: 'pscore' },
         h('div', { class: 'ptotal', testid: `player-total-${i}` }, num(p.total)),
         lp != null ? h('div', { class: `plast ${lp > 0 ? 'pos' : lp < 0 ? 'neg' : ''}` }, signed(lp)) : null),
@@ -292,12 +337,14 @@ function renderGameOver(g) {
   box.hidden = false;
   const winner = g.winner;
   const row = (g.players || []).find((p) => p.name === winner);
+  const words = overWords(g);
   fill(box,
-    h('div', { class: 'go-label' }, t('over.title')),
-    h('div', { class: 'go-winner', testid: 'winner' }, winner ? t('over.wins', { name: winner }) : t('over.draw')),
+    h('div', { class: 'go-label', testid: 'gameover-label' }, words.label),
+    h('div', { class: 'go-winner', testid: 'winner' }, words.line),
     row ? h('div', { class: 'go-detail' }, t('over.detail', { total: num(row.total), n: (g.hands || []).length })) : null,
     h('div', { class: 'go-actions' },
       h('button', { type: 'button', class: 'btn btn-light', testid: 'gameover-share', onclick: () => openShare({ sheet: true }) }, t('sheet.shareFinal')),
+      state.admin ? reopenButton(g, applyGame) : null,
       state.admin
         ? h('button', { type: 'button', class: 'btn btn-light', testid: 'gameover-new-game', onclick: () => openNewGame() }, t('over.again'))
         : null),
@@ -780,6 +827,8 @@ async function createGame(ng) {
   try {
     const body = { variant: ng.variant, players, settings: ng.settingsUi.read() };
     if (ng.deck) body.deck = ng.deck.value();
+    const dealer = ng.dealer.read();
+    if (dealer) body.dealer = clubName(ng.roster, dealer) || dealer;
     const game = await api.createGame(body);
     ng.dialog.close('created');
     await loadGames();
@@ -863,6 +912,10 @@ function openNewGame() {
     showRoster(ng, roster);
     keepRosterFresh(ng);
   });
+  ng.dealer = dealerField(() => {
+    if (ng.els.players.querySelector('input')) syncNames(ng); // once the rows are drawn
+    return ng.names;
+  });
   ng.els.create = h('button', { type: 'button', class: 'btn btn-primary btn-grow', testid: 'create-game', onclick: () => createGame(ng) }, t('newgame.start'));
   fill($('#newgame-form'),
     h('header', { class: 'sheet-head' },
@@ -870,7 +923,7 @@ function openNewGame() {
       h('div', { class: 'sheet-title' }, h('h2', {}, t('newgame.title')))),
     h('div', { class: 'sheet-scroll', tabindex: '0' },
       h('h3', { class: 'section-label' }, t('newgame.game')), ng.els.variants,
-      h('h3', { class: 'section-label' }, t('newgame.players')), ng.els.players,
+      h('h3', { class: 'section-label' }, t('newgame.players')), ng.els.players, ng.dealer.el,
       h('h3', { class: 'section-label' }, t('newgame.rules')), ng.els.settings,
       ng.els.deck,
       ng.els.error),
@@ -940,7 +993,7 @@ async function openMenu() {
         },
         h('div', { class: 'gi-top' },
           h('strong', {}, variantLabel(g.variant)),
-          h('span', { class: `tag ${g.game_over ? 'tag-done' : 'tag-live'}` }, g.game_over ? (g.winner ? t('menu.won', { name: g.winner }) : t('menu.over')) : t('menu.inPlay'))),
+          stateTag(g)),
         h('div', { class: 'gi-players' }, totals),
         h('div', { class: 'muted small' }, timeAgo(g.created_at))));
     });
@@ -954,6 +1007,8 @@ async function openMenu() {
         state.admin && canAskKnock(state.game) ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-mayknock', onclick: () => { closeDialog(dlg); openMayKnock(state.game); } }, t('menu.mayKnock')) : null,
         state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-camera', onclick: () => { closeDialog(dlg); openCamera(); } }, icon('camera'), t('menu.camera')) : null,
         state.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-decks', onclick: () => { closeDialog(dlg); openDecks(); } }, t('menu.decks')) : null,
+        state.admin && state.game && state.game.state !== 'deleted' ? h('button', { type: 'button', class: 'btn btn-danger-ghost btn-block', testid: 'menu-end-game', onclick: () => { closeDialog(dlg); endGame(state.game, { after: afterEnd, back: (view) => openTableGame(view.id) }); } }, t('end.menu')) : null,
+        state.admin ? null : followSwitch(),
         themeSwitch(),
         languageSwitch(),
         items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, t('menu.none')),

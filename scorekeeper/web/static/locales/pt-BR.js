@@ -182,4 +182,13 @@ export default {
   'knock.fromCards': 'Verificado com as {n} cartas inseridas.',
   'entry.knockSubCards': 'verificar as cartas inseridas',
   'entry.layoffNone': 'Insira primeiro a combinação a que se juntaram, ou toque nas cartas dela abaixo.',
+  // ending a game, the dealer: refusals and changes from another phone
+  'refusal.dealer_out': '{player} está fora do jogo e não dá mais as cartas.',
+  'change.end.finished': 'O jogo foi terminado em outro celular',
+  'change.end.abandoned': 'O jogo foi abandonado em outro celular',
+  'change.end.deleted': 'O jogo foi apagado em outro celular',
+  'change.reopen': 'O jogo foi reaberto em outro celular',
+  'change.dealer': '{player} passou a dar as cartas (em outro celular)',
+  'follow.following': 'Seguindo o jogo da mesa',
+  'refusal.game_ended': 'O jogo foi terminado: reabra primeiro.',
 };
