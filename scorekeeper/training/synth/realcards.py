@@ -27,7 +27,7 @@ W, H = 240, 336  # face pixels: 63 × 88 mm
 ASPECT = (1.25, 1.55)  # long / short side of a card seen from above (88 / 63 = 1.40)
 FILL = 0.9  # the paper region's share of its rotated rectangle: one whole card
 MIN_SIDE = 60  # short side in photo pixels: smaller cards give no readable print
-OVERLAP = 0.2  # another labelled card over this share of the box: its paper would merge
+OVERLAP = 0.02  # another labelled card over this share of the box: its paper would merge
 INDEX_H = (0.12, 0.32)  # index box height / card height
 AGREE = 0.3  # the two corners' boxes, one turned onto the other: the same print found
 CORNER = 0.1  # the top-left box starts this near the corner (share of the width)
