@@ -27,7 +27,7 @@ W, H = 240, 336  # face pixels: 63 × 88 mm
 ASPECT = (1.25, 1.55)  # long / short side of a card seen from above (88 / 63 = 1.40)
 FILL = 0.9  # the paper region's share of its rotated rectangle: one whole card
 MIN_SIDE = 60  # short side in photo pixels: smaller cards give no readable print
-OVERLAP = 0.2  # another labelled card over this share of the box: its paper would merge
+OVERLAP = 0.02  # another labelled card over this share of the box: its paper would merge
 INDEX_H = (0.12, 0.32)  # index box height / card height
 AGREE = 0.3  # the two corners' boxes, one turned onto the other: the same print found
 CORNER = 0.1  # the top-left box starts this near the corner (share of the width)
@@ -76,8 +76,8 @@ def paper_mask(crop: np.ndarray) -> np.ndarray:
     level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = ((grey >= level) & (hsv[:, :, 1] < 90)).astype(np.uint8)
     k = max(3, min(crop.shape[:2]) // 8) | 1
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    return np.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)))
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
@@ -121,8 +121,8 @@ def cut_card(image: np.ndarray, box: list[float],
     quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
     if len(quad) != 4:
         quad = cv2.boxPoints(cv2.minAreaRect(contour))
-    src = _order(quad.astype(np.float32) + np.float32([cx1, cy1]))
-    dst = np.float32([[0, 0], [W - 1, 0], [W - 1, H - 1], [0, H - 1]])
+    src = _order(quad.astype(np.float32) + np.array([cx1, cy1], np.float32))
+    dst = np.array([[0, 0], [W - 1, 0], [W - 1, H - 1], [0, H - 1]], np.float32)
     face = cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (W, H),
                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     alpha = np.zeros((H, W), np.uint8)  # rounded corners, as printed
@@ -167,7 +167,8 @@ def faces_from_labels(labels: Path, images: Path | None = None,
                     face, reason = None, "index print unclear"
                 else:
                     faces.append(Face(str(c["card"]), face,
-                                      [tuple(int(v) for v in b) for b in boxes]))
+                                      [(int(b[0]), int(b[1]), int(b[2]), int(b[3]))
+                                       for b in boxes]))
             why[reason] += 1
     return faces, why
 
