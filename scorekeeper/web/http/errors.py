@@ -32,27 +32,21 @@ from starlette.exceptions import HTTPException
 
 from scorekeeper.camera.base import CameraError
 from scorekeeper.rules import KnockHandSize, RulesError
-from scorekeeper.rules.names import safe_json, safe_text
+from scorekeeper.rules.names import safe_text
 from scorekeeper.rules.settings import plain_message, problem_reason
 from scorekeeper.store import GameMoved, GameNotFound, GameOver
 from scorekeeper.store.faults import StoreError, classify, explain
 from scorekeeper.web.http.limits import BodyError
 from scorekeeper.web.live.hub import StreamRefused
 from scorekeeper.web.models import UNION_TAGS
+from scorekeeper.web.refusals.body import MAX_PART, refusal_body
+from scorekeeper.web.refusals.body import cut as _cut
 from scorekeeper.web.refusals.language import pick
-from scorekeeper.web.refusals.say import say
 
 log = logging.getLogger(__name__)
 
 MAX_ERRORS = 3       # problems named in one reply
 MAX_PROBLEM = 200    # characters per problem
-MAX_DETAIL = 1000    # characters in any detail
-MAX_PART = 40        # characters of one part of a location (a key can be any size)
-MAX_LIST = 12        # items of a list in params (cards, players)
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _player(body: Any, index: int) -> str | None:
@@ -109,27 +103,6 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
         self.code = code
         self.params = {**(params or {}), **named}
-
-
-def _param(value: Any) -> Any:
-    """A param as the reply carries it: short, few, encodable (a name, a card, a number)."""
-    if isinstance(value, str):
-        return _cut(safe_text(value), MAX_PART * 2)
-    if isinstance(value, list | tuple):
-        return [_param(v) for v in value[:MAX_LIST]]
-    if isinstance(value, dict):
-        return {str(k)[:MAX_PART]: _param(v) for k, v in list(value.items())[:MAX_LIST]}
-    return safe_json(value)
-
-
-def refusal_body(language: str, message: str, code: str, params: Mapping[str, Any],
-                 **extra: Any) -> dict[str, Any]:
-    """`{"detail", "code", "params"}`: the English message (the rules' own words), or the
-    refusal said in `language` from its code and params."""
-    params = {k: _param(v) for k, v in params.items() if v is not None}
-    said = None if language == "en" else say(code, params, language)
-    detail = _cut(safe_text(said or message), MAX_DETAIL)
-    return {"detail": detail, "code": code, "params": params, **extra}
 
 
 def _detail(request: Request, status: int, message: str,

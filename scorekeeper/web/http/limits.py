@@ -20,6 +20,9 @@ from collections.abc import Mapping
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from scorekeeper.web.refusals.body import refusal_body
+from scorekeeper.web.refusals.language import pick
+
 MAX_BODY = 1024 * 1024  # JSON bodies: a hand or a new game is a few hundred bytes
 BODY_IDLE_S = 20.0  # a body that stops arriving for this long is given up (408)
 BODY_TOTAL_S = 300.0  # and any body must be in within this (20 MB at about 550 kbit/s)
@@ -158,8 +161,6 @@ def _content_length(scope: Scope) -> int | None:
 
 async def _answer(scope: Scope, send: Send, exc: BodyError) -> None:
     """A JSON error that closes the connection, so an unread body is never drained."""
-    from scorekeeper.web.http.errors import refusal_body  # errors.py answers the app's
-    from scorekeeper.web.refusals.language import pick
 
     asked = next((v.decode("latin-1") for k, v in scope["headers"]
                   if k == b"accept-language"), None)
