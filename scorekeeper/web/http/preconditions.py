@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Request, Response
 from pydantic import BaseModel
 
-from scorekeeper.store import RequestKey
+from scorekeeper.store import RequestKey, Written
 from scorekeeper.store.requests import MAX_KEY
 from scorekeeper.web.http.errors import ApiError
 
@@ -28,6 +28,14 @@ REPLAYED = "Idempotent-Replayed"  # on an answer given again for a repeated key
 
 def etag(seq: int) -> str:
     return f'"{seq}"'
+
+
+def sent(written: Written, response: Response) -> dict[str, Any]:
+    """A write's answer, with the game's new ETag; a repeated request's says it is a repeat."""
+    response.headers["ETag"] = etag(written.view["seq"])
+    if written.replayed:
+        response.headers[REPLAYED] = "true"
+    return written.answer
 
 
 def expected_seq(if_match: str | None) -> int | None:

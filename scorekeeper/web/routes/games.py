@@ -14,17 +14,16 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from scorekeeper.store import Written
 from scorekeeper.store.requests import Answer
 from scorekeeper.web.deps import SettingsDep, SpellingDep, StoreDep, WriterDep
 from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.preconditions import (
-    REPLAYED,
     IdempotencyKeyDep,
     IfMatchDep,
     etag,
     expected_seq,
     request_key,
+    sent,
 )
 from scorekeeper.web.models import (
     GameSummary,
@@ -52,14 +51,6 @@ def _hand_answer(n: int | None = None) -> Answer:
         return {"n": len(view["hands"]) if n is None else n, "seq": view["seq"],
                 **(result or {})}
     return answer
-
-
-def _sent(written: Written, response: Response) -> dict[str, Any]:
-    """The answer, with the game's new ETag; a repeated request's says it is a repeat."""
-    response.headers["ETag"] = etag(written.view["seq"])
-    if written.replayed:
-        response.headers[REPLAYED] = "true"
-    return written.answer
 
 
 READ = refusals(422, 503)  # 422: a game id that is not a whole number
@@ -110,7 +101,7 @@ async def create_game(body: NewGame, request: Request, response: Response, store
     players = await run_in_threadpool(spell, body.players)
     written = await run_in_threadpool(lambda: store.create_once(
         body.variant, players, body.settings, deck, once, dealer=body.dealer))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.post("/api/games/{game_id}/hands", status_code=201, response_model=HandAnswer,
@@ -123,7 +114,7 @@ async def add_hand(game_id: int, body: HandIn, request: Request, response: Respo
     written = await writer.write(game_id, event, _hand_answer(),
                                  expect_seq=expected_seq(if_match),
                                  request=request_key(key, request, body))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.delete("/api/games/{game_id}/hands/last", response_model=GameView, responses=WRITE,
@@ -131,7 +122,7 @@ async def add_hand(game_id: int, body: HandIn, request: Request, response: Respo
 async def undo_hand(game_id: int, response: Response, writer: WriterDep,
                     if_match: IfMatchDep) -> dict[str, Any]:
     written = await writer.write(game_id, {"type": "undo"}, expect_seq=expected_seq(if_match))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.put("/api/games/{game_id}/hands/{n}", response_model=HandAnswer, responses=WRITE,
@@ -141,7 +132,7 @@ async def correct_hand(game_id: int, n: int, body: HandIn, response: Response,
     event = {"type": "correct", "n": n, "players": _players(body)}
     written = await writer.write(game_id, event, _hand_answer(n),
                                  expect_seq=expected_seq(if_match))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.post("/api/games/{game_id}/preview", response_model=HandScore,
@@ -159,7 +150,7 @@ async def change_settings(game_id: int, body: SettingsIn, response: Response,
                           writer: WriterDep, if_match: IfMatchDep) -> dict[str, Any]:
     event = {"type": "settings", "settings": body.settings}
     written = await writer.write(game_id, event, expect_seq=expected_seq(if_match))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.post("/api/games/{game_id}/rename", response_model=GameView, responses=WRITE,
@@ -170,4 +161,4 @@ async def rename_player(game_id: int, body: RenameIn, request: Request, response
     event = {"type": "rename", "old": body.old, "new": body.new}
     written = await writer.write(game_id, event, expect_seq=expected_seq(if_match),
                                  request=request_key(key, request, body))
-    return _sent(written, response)
+    return sent(written, response)

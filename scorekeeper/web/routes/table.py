@@ -24,9 +24,10 @@ from scorekeeper.web.http.preconditions import (
     IfMatchDep,
     expected_seq,
     request_key,
+    sent,
 )
 from scorekeeper.web.models import DealerIn, EndIn, GameView, TableGame, TableIn, refusals
-from scorekeeper.web.routes.games import WRITE, _sent
+from scorekeeper.web.routes.games import WRITE
 
 router = APIRouter(route_class=GuardedRoute)
 
@@ -41,7 +42,7 @@ async def end_game(game_id: int, body: EndIn, request: Request, response: Respon
     written = await writer.write(game_id, {"type": "end", "how": body.how},
                                  expect_seq=expected_seq(if_match),
                                  request=request_key(key, request, body))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.delete("/api/games/{game_id}", response_model=GameView, responses=WRITE,
@@ -51,7 +52,7 @@ async def delete_game(game_id: int, response: Response, writer: WriterDep,
     """Hides the game from the list; its log is kept, and `reopen` brings it back."""
     written = await writer.write(game_id, {"type": "end", "how": "deleted"},
                                  expect_seq=expected_seq(if_match))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.post("/api/games/{game_id}/reopen", response_model=GameView, responses=WRITE,
@@ -62,7 +63,7 @@ async def reopen_game(game_id: int, request: Request, response: Response, writer
     written = await writer.write(game_id, {"type": "reopen"},
                                  expect_seq=expected_seq(if_match),
                                  request=request_key(key, request, None))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.put("/api/games/{game_id}/dealer", response_model=GameView, responses=WRITE,
@@ -72,7 +73,7 @@ async def set_dealer(game_id: int, body: DealerIn, response: Response, writer: W
     """Who deals the next hand (a correction): the deal moves left from them."""
     written = await writer.write(game_id, {"type": "dealer", "player": body.player},
                                  expect_seq=expected_seq(if_match))
-    return _sent(written, response)
+    return sent(written, response)
 
 
 @router.get("/api/table", response_model=TableGame, responses=refusals(503))
