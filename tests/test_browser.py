@@ -146,6 +146,12 @@ def open_phone(browser: Any, url: str, width: int = PHONE["width"],
     return Phone(page, errors)
 
 
+def reload(phone: Phone) -> None:
+    """The page loaded again, as a dropped tab or a pull-to-refresh does, once it is ready."""
+    phone.page.reload()
+    phone.page.wait_for_selector("body.ready")
+
+
 @pytest.fixture
 def phones(browser: Any, server: Server) -> Iterator[tuple[Phone, Phone]]:
     admin = open_phone(browser, f"{server.url}/#token={TOKEN}")

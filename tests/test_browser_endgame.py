@@ -23,6 +23,7 @@ from tests.test_browser import (  # noqa: F401  (browser, server, phones: fixtur
     expect,
     open_phone,
     phones,
+    reload,
     server,
     shot,
 )
@@ -95,8 +96,7 @@ def test_finish_and_delete_a_game_each_with_undo(server: Server,
     gid = new_game(server)
     server.api("POST", f"/api/games/{gid}/hands", OUT)
     for phone in (admin, viewer):
-        phone.page.reload()
-        phone.page.wait_for_selector("body.ready")
+        reload(phone)
         expect(phone.tid("hand-count")).to_contain_text("1")
 
     admin.tid("games-btn").click()
@@ -229,8 +229,7 @@ def test_a_viewer_is_told_where_the_table_went_and_may_follow(
     one = new_game(server, "rummy", settings={"target": 1000})
     two = new_game(server)
     for phone in (admin, viewer):
-        phone.page.reload()
-        phone.page.wait_for_selector("body.ready")
+        reload(phone)
         expect(phone.tid("game-title")).to_have_text("Rummy 500")
     expect(viewer.tid("table-notice")).to_be_hidden()
 

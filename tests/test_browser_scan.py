@@ -30,6 +30,7 @@ from tests.test_browser import (  # noqa: F401  (browser, phones, server: fixtur
     expect,
     open_phone,
     phones,
+    reload,
     running,
     server,
     shot,
@@ -102,11 +103,6 @@ ILLEGAL = {
 
 
 # ---- helpers ----------------------------------------------------------------------------
-
-
-def reload(phone: Phone) -> None:
-    phone.page.reload()
-    phone.page.wait_for_selector("body.ready")
 
 
 class FakeScans:

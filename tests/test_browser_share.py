@@ -39,6 +39,7 @@ from tests.test_browser import (  # noqa: F401  (browser, phones, server: fixtur
     open_phone,
     phones,
     pick,
+    reload,
     server,
     shot,
 )
@@ -198,8 +199,7 @@ def test_a_phone_that_shares_files_gets_its_share_sheet(server: Server, browser:
     phone = open_phone(browser, f"{server.url}/", **SMALL)
     try:
         phone.page.add_init_script(FAKE_SHARE)
-        phone.page.reload()
-        phone.page.wait_for_selector("body.ready")
+        reload(phone)
         phone.page.add_style_tag(content=BIG_TEXT)
         phone.tid("gameover-share").scroll_into_view_if_needed()
         problems: list[str] = []
@@ -248,8 +248,7 @@ def test_eight_long_names_and_many_hands_make_a_taller_picture(server: Server,
     phone = open_phone(browser, f"{server.url}/?game={gid}")
     try:
         phone.page.add_init_script(FAKE_SHARE)
-        phone.page.reload()
-        phone.page.wait_for_selector("body.ready")
+        reload(phone)
         phone.tid("share-btn").click()
         expect(phone.tid("sheet-share")).to_contain_text("Score sheet")
         phone.tid("sheet-image").click()
@@ -277,8 +276,7 @@ def test_the_sheet_speaks_the_page_language(server: Server, browser: Any) -> Non
     phone = open_phone(browser, f"{server.url}/", locale="es-ES")
     try:
         phone.page.add_init_script(FAKE_SHARE)
-        phone.page.reload()
-        phone.page.wait_for_selector("body.ready")
+        reload(phone)
         phone.tid("gameover-share").click()
         expect(phone.tid("sheet-share")).to_contain_text("Hoja de puntos final")
         phone.tid("sheet-csv").click()
@@ -292,8 +290,7 @@ def test_the_sheet_speaks_the_page_language(server: Server, browser: Any) -> Non
 def test_knock_uses_the_cards_entered(server: Server, phones: tuple[Phone, Phone]) -> None:
     admin, _ = phones
     server.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})
-    admin.page.reload()
-    admin.page.wait_for_selector("body.ready")
+    reload(admin)
     scans: list[str] = []
     admin.page.on("request", lambda r: scans.append(r.url) if r.url.endswith("/scan") else None)
     checks: list[Any] = []
@@ -354,8 +351,7 @@ def test_a_new_photo_replaces_the_cards_shown(server: Server, phones: tuple[Phon
     """May I knock?: each photo's cards replace those shown (tapped, or an earlier photo's)."""
     _, viewer = phones
     server.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})
-    viewer.page.reload()
-    viewer.page.wait_for_selector("body.ready")
+    reload(viewer)
     answers = [partial_answer(["KC", "QD", "JS", "9H", "8H", "7C"]),
                partial_answer(["2C", "3C", "4C", "5D"])]
 
@@ -486,8 +482,7 @@ def test_chart_lines_start_at_zero_not_below(server: Server, phones: tuple[Phone
         {"name": "Ann", "hand": ANN_KNOCK, "knocked": True}, {"name": "Bob", "hand": BOB_HAND},
         {"name": "Cy", "hand": ["KD", "QH", "JC", "9S", "8D", "7H", "6S"]},
         {"name": "Di", "hand": ["KH", "QC", "JH", "9C", "8C", "7S", "6H"]}]})
-    viewer.page.reload()
-    viewer.page.wait_for_selector("body.ready")
+    reload(viewer)
     expect(viewer.page.locator("[data-testid^=chart-line-]")).to_have_count(4)
     zero = float(viewer.page.locator(".chart-svg line.grid.zero").get_attribute("y1"))
     for i in range(4):

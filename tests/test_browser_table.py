@@ -30,6 +30,7 @@ from tests.test_browser import (  # noqa: F401  (browser, phones, server: fixtur
     expect,
     open_phone,
     phones,
+    reload,
     running,
     server,
     shot,
@@ -72,11 +73,6 @@ def check_screen(phone: Phone, screen: str, problems: list[str], axe: bool = Tru
 
 def settle(phone: Phone) -> None:
     phone.page.wait_for_timeout(250)  # sheets slide in: measure them where they stop
-
-
-def reload(phone: Phone) -> None:
-    phone.page.reload()
-    phone.page.wait_for_selector("body.ready")
 
 
 def drafts(phone: Phone) -> list[str]:
@@ -342,8 +338,7 @@ def test_the_theme_switch_overrides_the_phone(server: Server, browser: Any) -> N
     expect(phone.tid("theme-dark")).to_have_attribute("aria-pressed", "true")
     dark = phone.page.evaluate(bg)
     assert dark != light
-    phone.page.reload()
-    phone.page.wait_for_selector("body.ready")
+    reload(phone)
     assert phone.page.evaluate(bg) == dark  # kept on this phone
     phone.tid("games-btn").click()
     phone.tid("theme-auto").click()
@@ -417,8 +412,7 @@ def test_viewers_see_when_the_tables_camera_is_lost(server: Server, browser: Any
 def test_a_viewer_asks_may_i_knock_privately(server: Server, phones: tuple[Phone, Phone]) -> None:
     admin, viewer = phones
     gid = server.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})["id"]
-    viewer.page.reload()
-    viewer.page.wait_for_selector("body.ready")
+    reload(viewer)
     before = server.api("GET", f"/api/games/{gid}")
     asked: list[str] = []
     admin.page.on("request", lambda r: asked.append(r.url) if "knock-check" in r.url else None)
