@@ -70,6 +70,20 @@ def test_a_corner_half_covered_from_the_side_is_readable() -> None:
     assert "readable" in UNASKED  # and the evaluation asks nothing of it
 
 
+def test_the_detector_can_be_taught_readable_corners_by_todays_rule() -> None:
+    # `yolo_lines(readable=True)` (scripts/train_detector.py): a readable corner is an index
+    # box, judged again by today's rule on the shares it records, as the crops are
+    box = [10.0, 20.0, 30.0, 60.0]
+    seen = {"card": "3D", "box": box, "kind": "readable", "visible": 0.6, "rank": 0.7,
+            "pip": 0.6}
+    old = {**seen, "pip": 0.4}  # readable when rendered under the earlier third-of-a-pip rule
+    assert yolo_lines([seen, old], SIZE, "detector") == []
+    lines = yolo_lines([seen, old], SIZE, "detector", readable=True)
+    assert len(lines) == 1 and lines[0].split()[0] == "0"
+    covered = {**seen, "kind": "covered"}
+    assert yolo_lines([covered], SIZE, "detector", readable=True) == []
+
+
 def test_a_whole_index_and_a_hidden_pip_keep_their_labels() -> None:
     owner, pc = _card("7H", (slice(0, 0), slice(None)))
     assert _kinds(owner, pc, READABLE) == ["index"]

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.training.synth.cards import class_index
-from scorekeeper.training.synth.compose import DEFAULT, Style, render_scene
+from scorekeeper.training.synth.compose import DEFAULT, Style, readable_kind, render_scene
 from scorekeeper.training.synth.deckset import Deck, default_cards_dir, load_decks
 from scorekeeper.vision.classes import CARD_CODES
 
@@ -45,14 +45,24 @@ def class_names(classes: str) -> list[str]:
     return ["index", "card"] if classes == "detector" else [*CARD_CODES, "card"]
 
 
-def yolo_lines(labels: list[dict[str, Any]], size: tuple[int, int], classes: str) -> list[str]:
+def yolo_lines(labels: list[dict[str, Any]], size: tuple[int, int], classes: str,
+               readable: bool = False) -> list[str]:
     """`class cx cy w h` (normalised) for every card and index label (negatives and
-    covered indices are for the classifier only: to the detector they are background)."""
+    covered indices are for the classifier only: to the detector they are background).
+
+    `readable`: a corner labelled readable (`render --readable`: part of it hidden, its card
+    still told by what shows) is an index too, so the detector learns to find the corners a
+    fan leaves."""
     w, h = size
     card_class = 1 if classes == "detector" else len(CARD_CODES)
+    kinds = ("card", "index", "readable") if readable else ("card", "index")
     out = []
     for lab in labels:
-        if lab["kind"] not in ("card", "index"):
+        if lab["kind"] not in kinds:
+            continue
+        # by today's rule on the shares the label records, as the classifier's crops are
+        if lab["kind"] == "readable" and readable_kind(
+                lab["visible"], lab["rank"], lab["pip"]) != "readable":
             continue
         if lab["kind"] == "card":
             cls = card_class

@@ -1,0 +1,88 @@
+"""Train the detector further on scenes already rendered, optionally finding readable corners.
+
+    .venv/bin/python scripts/train_detector.py --out data/models-d1 \\
+        --scenes data/work15/train-r --val data/work15/val-r --readable \\
+        --init models/cards-det.pt --minutes 45 [--base DIR]
+
+`make model` trains the detector inside its 2-hour plan, on the scenes it renders; this
+continues one (`continue_detector`: a fresh warm-up and decay) on scenes rendered with
+`python -m scorekeeper.training.synth render`, for a time budget. `--readable` writes the
+scenes' detector labels again with each corner labelled readable (`render --readable`: part
+of it hidden, the card still told by what shows) as an index, so the detector learns the
+corners a tight fan leaves; without it the labels are the render's own. The dataset is
+written under `--work` as hard links to the scenes' images beside new label files (a
+symlinked folder would lead ultralytics back to the render's labels). `--out` gets
+`cards-det.pt` and `cards-det.onnx`, and the other files of a model folder from `--base`,
+so `scorekeeper eval --models OUT` measures it at once (NCNN is not exported: measure
+first, export when it ships).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+from pathlib import Path
+
+from scorekeeper.training.mixed_precision import cpu_has_bf16
+from scorekeeper.training.synth.dataset import yolo_lines
+from scorekeeper.training.train import continue_detector, export_detector, write_data_yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def relabel(scenes: list[Path], out: Path, readable: bool) -> int:
+    """`out/images` (hard links) and `out/labels` for every scene of `scenes`; returns the
+    number of index boxes the labels hold."""
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    boxes = 0
+    for n, folder in enumerate(scenes):
+        w, h = json.loads((folder / "dataset.json").read_text())["size"]
+        for image in sorted((folder / "images").glob("*.jpg")):
+            name = f"{n}-{image.stem}"
+            labels = json.loads((folder / "cards" / f"{image.stem}.json").read_text())
+            lines = yolo_lines(labels, (w, h), "detector", readable=readable)
+            boxes += sum(line.startswith("0 ") for line in lines)
+            (out / "labels" / f"{name}.txt").write_text("\n".join(lines))
+            link = out / "images" / f"{name}.jpg"
+            if not link.exists():
+                os.link(image, link)
+    return boxes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--scenes", type=Path, nargs="+", required=True)
+    ap.add_argument("--val", type=Path, required=True)
+    ap.add_argument("--work", type=Path, default=None,
+                    help="where the relabelled dataset and runs go (default: OUT/work)")
+    ap.add_argument("--base", type=Path, default=ROOT / "models",
+                    help="the model folder whose other files (classifier, model.json) --out gets")
+    ap.add_argument("--init", type=Path, default=ROOT / "models" / "cards-det.pt")
+    ap.add_argument("--readable", action="store_true")
+    ap.add_argument("--minutes", type=float, default=45.0)
+    ap.add_argument("--imgsz", type=int, default=416)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--lr0", type=float, default=0.002)
+    args = ap.parse_args()
+    work = args.work or args.out / "work"
+    args.out.mkdir(parents=True, exist_ok=True)
+    for f in args.base.iterdir():
+        if f.is_file() and not (args.out / f.name).exists():
+            shutil.copy(f, args.out / f.name)
+    train_boxes = relabel(args.scenes, work / "train", args.readable)
+    val_boxes = relabel([args.val], work / "val", args.readable)
+    print(f"index boxes: {train_boxes} training, {val_boxes} validation", flush=True)
+    data_yaml = write_data_yaml(work / "train", work / "val", work / "data.yaml")
+    best = continue_detector(args.init, data_yaml, work / "runs", args.imgsz, epochs=100,
+                             batch=args.batch, lr0=args.lr0, minutes=args.minutes,
+                             bf16=cpu_has_bf16())
+    files = export_detector(best, args.imgsz, args.out, ncnn=False)
+    print(json.dumps(files))
+
+
+if __name__ == "__main__":
+    main()
