@@ -11,7 +11,8 @@ many folders as given, for a longer schedule than that plan affords. It writes
 deck adaptation reads) into `--out`; the other files of a model folder are copied from
 `--base` where `--out` lacks them, so `scorekeeper eval --models OUT` measures it at once.
 `--cache FILE.npz` keeps the cut crops for the next run (cutting 12 000 scenes' takes a few
-minutes; the file is about 1.7 GB).
+minutes; the file is about 1.7 GB); with one file per `--scenes` folder, a folder added to
+an earlier run's reuses that run's file.
 """
 
 from __future__ import annotations
@@ -32,17 +33,27 @@ from scorekeeper.training.mixed_precision import cpu_has_bf16
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def crops(scenes: list[Path], val: Path, seed: int, cache: Path | None, readable: int = 1
+def crops(scenes: list[Path], val: Path, seed: int, caches: list[Path], readable: int = 1
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every folder's crops and the validation crops; `caches`: one .npz for all folders,
+    or one per folder (in order), each cut and written when missing."""
+    if len(caches) > 1:
+        if len(caches) != len(scenes):
+            raise SystemExit("--cache: one file, or one per --scenes folder")
+        parts = [crops([folder], val, seed, [cache], readable)
+                 for folder, cache in zip(scenes, caches, strict=True)]
+        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                parts[0][2], parts[0][3])
+    cache = caches[0] if caches else None
     if cache is not None and cache.exists():
         z = np.load(cache)
         return z["x"], z["y"], z["vx"], z["vy"]
     rng = random.Random(seed)
     workers = os.cpu_count() or 1
-    parts = [crops_from_dataset(folder, rng, per_index=1, workers=workers, readable=readable)
-             for folder in scenes]
-    x = np.concatenate([p[0] for p in parts])
-    y = np.concatenate([p[1] for p in parts])
+    cut = [crops_from_dataset(folder, rng, per_index=1, workers=workers, readable=readable)
+           for folder in scenes]
+    x = np.concatenate([p[0] for p in cut])
+    y = np.concatenate([p[1] for p in cut])
     vx, vy = crops_from_dataset(val, rng, per_index=1, workers=workers)
     if cache is not None:
         np.savez(cache, x=x, y=y, vx=vx, vy=vy)
@@ -62,7 +73,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--crop-seed", type=int, default=1)
     ap.add_argument("--init", type=Path, default=None, help="weights to start from (.pt)")
-    ap.add_argument("--cache", type=Path, default=None, help="an .npz of the cut crops")
+    ap.add_argument("--cache", type=Path, nargs="+", default=[],
+                    help="an .npz of the cut crops, or one per --scenes folder")
     ap.add_argument("--readable-copies", type=int, default=1,
                     help="jittered crops of each corner labelled readable (render --readable)")
     args = ap.parse_args()

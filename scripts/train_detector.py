@@ -45,7 +45,7 @@ def relabel(scenes: list[Path], out: Path, readable: bool) -> int:
             labels = json.loads((folder / "cards" / f"{image.stem}.json").read_text())
             lines = yolo_lines(labels, (w, h), "detector", readable=readable)
             boxes += sum(line.startswith("0 ") for line in lines)
-            (out / "labels" / f"{name}.txt").write_text("\n".join(lines))
+            (out / "labels" / f"{name}.txt").write_text("".join(f"{line}\n" for line in lines))
             link = out / "images" / f"{name}.jpg"
             if not link.exists():
                 os.link(image, link)
