@@ -144,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     ren.add_argument("--readable", action="store_true",
                      help="label covered corners by what a person reads of them, and draw "
                           "half the fans tight (compose.READABLE: the training scenes)")
+    ren.add_argument("--print-wear", type=float, default=0.0,
+                     help="share of face-up cards printed worn as a real deck's print is "
+                          "(stroke weight, bleed, fade, paper, misregistration: synth/wear.py)")
     ren.add_argument("--legacy", action="store_true",
                      help="the earlier generator's scenes and labels (no distractors, no pip "
                           "rule): the old held-out set")
@@ -217,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         style = LEGACY if args.legacy else Style(
             index_min_visible=args.index_min_visible, pip_min_visible=args.pip_min_visible,
             distractors=args.distractors, readable=args.readable,
-            tight_fans=READABLE.tight_fans if args.readable else 0.0)
+            tight_fans=READABLE.tight_fans if args.readable else 0.0,
+            print_wear=args.print_wear)
         n = render_dataset(args.out, args.count, args.size, args.seed, split, args.workers,
                            args.classes, style, args.cards, args.test_decks, decks,
                            args.font_decks)

@@ -10,7 +10,7 @@ scene with twenty cards in the tens of milliseconds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -19,6 +19,7 @@ import numpy as np
 from scorekeeper.training.synth import backgrounds, camera, distractors
 from scorekeeper.training.synth.deckset import Deck
 from scorekeeper.training.synth.layout import Placement, layout, rot
+from scorekeeper.training.synth.wear import wear_print
 
 Size = tuple[int, int]
 OCCLUDER = -2
@@ -189,6 +190,7 @@ class Style:
     # sets, so their figures stay comparable
     readable: bool = False
     tight_fans: float = 0.0  # share of fanned hands drawn tight (indices half hidden)
+    print_wear: float = 0.0  # share of face-up cards printed as a real deck is (`wear.py`)
 
 
 DEFAULT = Style()
@@ -220,6 +222,8 @@ def compose_scene(rng: np.random.Generator, decks: list[Deck], size: Size = (640
     light_dir = rng.uniform(-1, 1, 2)
     placed: list[PlacedCard] = []
     for cid, p in enumerate(places):
+        if style.print_wear and p.face is not None and rng.random() < style.print_wear:
+            p = replace(p, face=replace(p.face, image=wear_print(rng, p.face.image)))
         img, m, k = _prepare(p)
         s = p.width
         shadow = (light_dir[0] * 0.03 * s, light_dir[1] * 0.03 * s,
