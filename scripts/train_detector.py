@@ -67,6 +67,9 @@ def main() -> None:
     ap.add_argument("--imgsz", type=int, default=416)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr0", type=float, default=0.002)
+    ap.add_argument("--optimizer", default="AdamW",
+                    help="ultralytics' optimizer; its 'auto' ignores --lr0 (SGD at 0.01 when "
+                         "the planned steps exceed 10 000, as a time budget's 100 epochs do)")
     args = ap.parse_args()
     work = args.work or args.out / "work"
     args.out.mkdir(parents=True, exist_ok=True)
@@ -79,7 +82,7 @@ def main() -> None:
     data_yaml = write_data_yaml(work / "train", work / "val", work / "data.yaml")
     best = continue_detector(args.init, data_yaml, work / "runs", args.imgsz, epochs=100,
                              batch=args.batch, lr0=args.lr0, minutes=args.minutes,
-                             bf16=cpu_has_bf16())
+                             bf16=cpu_has_bf16(), optimizer=args.optimizer)
     files = export_detector(best, args.imgsz, args.out, ncnn=False)
     print(json.dumps(files))
 

@@ -130,14 +130,17 @@ def train_detector(data_yaml: Path, runs: Path, imgsz: int, epochs: int, batch: 
 
 def continue_detector(start: Path, data_yaml: Path, runs: Path, imgsz: int, epochs: int,
                       batch: int, fraction: float = 1.0, name: str = "detector-2",
-                      lr0: float = 0.005, minutes: float = 0.0, bf16: bool = False) -> Path:
+                      lr0: float = 0.005, minutes: float = 0.0, bf16: bool = False,
+                      optimizer: str = "auto") -> Path:
     """A further, shorter schedule from the last stage's weights: a fresh warm-up and decay.
 
     Splitting training in stages lets a 2-core machine stop after any of them with a
-    usable model, and resume each stage on its own.
+    usable model, and resume each stage on its own. ultralytics' `optimizer="auto"` ignores
+    `lr0`: AdamW at a rate of its own under 10 000 planned steps, SGD at 0.01 over them.
     """
     return _detector_stage(name, str(start), data_yaml, runs, imgsz, epochs, batch, fraction,
-                           minutes, bf16, close_mosaic=1, lr0=lr0, warmup_epochs=0.5, seed=1)
+                           minutes, bf16, close_mosaic=1, lr0=lr0, warmup_epochs=0.5, seed=1,
+                           optimizer=optimizer)
 
 
 def train_classifier(train: Path, val: Path, out: Path, epochs: int, seed: int, *,
