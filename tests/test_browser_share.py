@@ -98,11 +98,15 @@ def check_screen(phone: Phone, screen: str, problems: list[str], root: str) -> N
     problems += [f"{screen}: small or clipped {x}" for x in found]
 
 
+def shared_bytes(phone: Phone, i: int) -> bytes:
+    """The `i`th file the page handed to the (fake) share sheet."""
+    return bytes(phone.page.evaluate(
+        "async (i) => Array.from(new Uint8Array(await window.__shared[i].arrayBuffer()))", i))
+
+
 def shared_text(phone: Phone, i: int) -> str:
     """The `i`th shared file's bytes as UTF-8, its byte-order mark kept (Blob.text() drops it)."""
-    data = phone.page.evaluate(
-        "async (i) => Array.from(new Uint8Array(await window.__shared[i].arrayBuffer()))", i)
-    return bytes(data).decode("utf-8")
+    return shared_bytes(phone, i).decode("utf-8")
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -230,11 +234,6 @@ def test_a_phone_that_shares_files_gets_its_share_sheet(server: Server, browser:
         assert phone.errors == [], phone.errors
     finally:
         phone.page.context.close()
-
-
-def shared_bytes(phone: Phone, i: int) -> bytes:
-    return bytes(phone.page.evaluate(
-        "async (i) => Array.from(new Uint8Array(await window.__shared[i].arrayBuffer()))", i))
 
 
 def test_eight_long_names_and_many_hands_make_a_taller_picture(server: Server,
