@@ -12,7 +12,8 @@ deck adaptation reads) into `--out`; the other files of a model folder are copie
 `--base` where `--out` lacks them, so `scorekeeper eval --models OUT` measures it at once.
 `--cache FILE.npz` keeps the cut crops for the next run (cutting 12 000 scenes' takes a few
 minutes; the file is about 1.7 GB); with one file per `--scenes` folder, a folder added to
-an earlier run's reuses that run's file.
+an earlier run's reuses that run's file. `--negatives` adds crops labelled `none` that
+`scripts/mine_negatives.py` cut where a detector boxes what is no index.
 """
 
 from __future__ import annotations
@@ -77,12 +78,17 @@ def main() -> None:
                     help="an .npz of the cut crops, or one per --scenes folder")
     ap.add_argument("--readable-copies", type=int, default=1,
                     help="jittered crops of each corner labelled readable (render --readable)")
+    ap.add_argument("--negatives", type=Path, nargs="+", default=[],
+                    help="mined `none` crops (scripts/mine_negatives.py) to add")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for f in args.base.iterdir():
         if f.is_file() and not (args.out / f.name).exists():
             shutil.copy(f, args.out / f.name)
     x, y, vx, vy = crops(args.scenes, args.val, args.crop_seed, args.cache, args.readable_copies)
+    for mined in args.negatives:
+        z = np.load(mined)
+        x, y = np.concatenate([x, z["x"]]), np.concatenate([y, z["y"]])
     print(f"{len(x)} training crops, {len(vx)} validation crops", flush=True)
     stats = classifier_train.train(x, y, args.out / "cards-cls.onnx", epochs=args.epochs,
                                    seed=args.seed, val=(vx, vy), width=args.width, batch=64,
