@@ -31,7 +31,7 @@ import numpy as np
 from scorekeeper.training.crops import _jitter
 from scorekeeper.training.synth.index_box import iou
 from scorekeeper.vision.classes import INDEX, NONE
-from scorekeeper.vision.classifier import crop_index
+from scorekeeper.vision.classifier import CROP, crop_index
 from scorekeeper.vision.evaluate import read_labels
 from scorekeeper.vision.reader import CardReader, load_image
 
@@ -75,7 +75,8 @@ def main() -> None:
             for box in strays:
                 xs.extend(crop_index(image, _jitter(box, rng, 0.12))
                           for _ in range(args.copies))
-    x = np.stack(xs) if xs else np.zeros((0, 1), np.uint8)
+    # an empty file keeps the crops' shape, so `train_classifier.py --negatives` still joins it
+    x = np.stack(xs) if xs else np.zeros((0, CROP, CROP, 3), np.uint8)
     np.savez(args.out, x=x, y=np.full(len(xs), NONE, dtype=np.int64))
     print(f"{scenes} scenes: {sum(read_as.values())} detections on no corner "
           f"({dict(read_as)} by the models' own classifier); {len(xs)} crops -> {args.out}")
