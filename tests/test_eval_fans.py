@@ -91,3 +91,35 @@ def test_a_scene_is_clean_when_its_visible_cards_read_and_nothing_is_false(
     # the two cards under 40 % covered read; missing the mostly hidden ones is forgiven
     s = eval_fans(_Reader([("AS", (5, 5)), ("3D", (25, 5))]), tmp_path)
     assert s["clean"] == 1 and s["bands"]["40–60 %"]["correct"] == 0
+
+
+def test_a_deck_photo_boxes_each_card_at_its_best_readable_corner() -> None:
+    from scorekeeper.training.synth.fans import deck_labels
+
+    objects = [
+        {"kind": "readable", "card": "3D", "card_id": 0, "box": [0, 0, 5, 5], "visible": 0.5},
+        {"kind": "index", "card": "3D", "card_id": 0, "box": [50, 50, 60, 60], "visible": 1.0},
+        {"kind": "covered", "card": "4S", "card_id": 1, "box": [20, 0, 30, 10],
+         "visible": 0.7},
+        {"kind": "card", "card": "3D", "card_id": 0, "box": [0, 0, 90, 90], "visible": 1.0},
+        {"kind": "negative", "card": None, "box": [1, 1, 2, 2]},
+    ]
+    assert deck_labels("images/0.jpg", objects) == {
+        "image": "images/0.jpg", "cards": [{"card": "3D", "box": [50.0, 50.0, 60.0, 60.0]}],
+        "unboxed": ["4S"]}
+
+
+def test_photos_of_a_whole_deck_in_fans_are_labels_deck_add_takes(tmp_path: Path) -> None:
+    from scorekeeper.decks.labels import read_labels
+    from scorekeeper.training.synth.fallback import fallback_deck
+    from scorekeeper.training.synth.fans import render_deck_photos
+
+    out = tmp_path / "deck"
+    assert render_deck_photos(out, 1, fallback_deck(), seed=3, size=(800, 600)) == 1
+    (photo,) = read_labels(out / "labels.jsonl")
+    boxed = [c for c, _ in photo.cards]
+    assert len(set(boxed)) == len(boxed) >= 40  # each card once, most boxed
+    assert set(boxed).isdisjoint(photo.unboxed)
+    assert len(boxed) + len(photo.unboxed) <= 52 and "JK" not in boxed
+    truth = fan_truth(json.loads((out / "cards" / "000000.json").read_text()))
+    assert {t["card"] for t in truth.values()} == set(boxed) | set(photo.unboxed)

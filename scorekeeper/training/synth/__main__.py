@@ -178,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="where --real's image paths start (default: beside the file)")
     fan.add_argument("--skip", type=Path, default=None, metavar="LABELS",
                      help="leave out the photos this labels file names (an enrolment set)")
+    fan.add_argument("--whole-deck", action="store_true",
+                     help="each photo one deck's 52 cards in four fans of 13 (1600 × 1200), "
+                          "with labels.jsonl for `deck add --labels`: a deck enrolled in fans")
     gam = sub.add_parser("games", help="random game tables at a camera set-up's scale")
     gam.add_argument("--out", type=Path, required=True)
     gam.add_argument("--count", type=int, required=True)
@@ -234,8 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "games":
         return _games(args)
     if args.cmd == "fans":
-        from scorekeeper.training.synth.fans import render_fans
+        from scorekeeper.training.synth.fans import render_deck_photos, render_fans
 
+        if args.whole_deck:
+            n = render_deck_photos(args.out, args.count, _fan_decks(args)[0], args.seed)
+            print(f"rendered {n} photos of a whole deck into {args.out}", file=sys.stderr)
+            return 0
         n = render_fans(args.out, args.count, _fan_decks(args), args.seed,
                         (args.size, args.size))
         print(f"rendered {n} fan scenes into {args.out}", file=sys.stderr)
