@@ -370,7 +370,8 @@ def _stranger(deck: object, kind: str) -> object:
 
 def layout_photo(name: str) -> bytes:
     """Photo `name` of the prescribed layout: "1" and "2" laid out right, or a slip of SLIPS
-    (photo 1 with it); rendered as tests/test_decks_enrol.py does."""
+    (photo 1 with it); rendered as tests/test_decks_enrol.py does. Photo 1 leaves row 1's
+    joker out (jokers are optional): its place is empty, not a card the model half sees."""
     if name not in PHOTOS:
         import cv2
 
@@ -382,6 +383,8 @@ def layout_photo(name: str) -> bytes:
         number, slips = (int(name), {}) if name.isdigit() else SLIPS[name][:2]
         if "stranger" in slips:
             slips = {"stranger": _stranger(deck, str(slips["stranger"]))}
+        if number == 1:
+            slips = {**slips, "leave_out": (*slips.get("leave_out", ()), "JK1")}
         frame = render_enrolment(deck, number, seed=7, **slips)  # type: ignore[arg-type]
         PHOTOS[name] = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
     return PHOTOS[name]

@@ -921,7 +921,8 @@ def render_enrolment(deck, number: int, seed: int = 0, mat: str = "A4",
                      px_per_mm: float = 5.0) -> np.ndarray:
     """A photo of sheet `sheet_of(number)` laid out with `deck` (a synth Deck) on the mat,
     placed by hand (a little off and askew) and photographed at an angle. Slips for the
-    tests: `swap` two cards, `leave_out` some, `stranger` (another Deck) for one card."""
+    tests: `swap` two cards, `leave_out` some ("JK1", "JK2": one row's joker, "JK": both),
+    `stranger` (another Deck) for one card."""
     from scorekeeper.calibration.drawing import render
     from scorekeeper.calibration.mat import mat_page
     from scorekeeper.calibration.synth import cluttered_background, photograph, random_view
@@ -930,13 +931,18 @@ def render_enrolment(deck, number: int, seed: int = 0, mat: str = "A4",
     rng = np.random.default_rng([seed, number])
     gray = render(mat_page(mat), px_per_mm * 25.4)  # type: ignore[arg-type]
     top: np.ndarray = np.repeat(gray[:, :, None], 3, axis=2).astype(np.float32)
-    places = {s.card if s.card != "JK" else f"JK{s.row}": s for s in slots(sheet_of(number), mat)}
+    places = {s.card if s.card != "JK" else f"JK{s.row + 1}": s
+              for s in slots(sheet_of(number), mat)}
     if swap is not None:
         a, b = places[swap[0]], places[swap[1]]
         places[swap[0]], places[swap[1]] = b, a
-    for key, slot in sorted(places.items(), key=lambda kv: (kv[1].row, kv[1].column)):
+    order = sorted(places.items(), key=lambda kv: (kv[1].row, kv[1].column))
+    # each place's hand (turn, then offset) drawn for every place, so a card left out leaves
+    # the rest of the photo as it was
+    hands = [(rng.uniform(-2.5, 2.5), rng.uniform(-1.5, 1.5, 2)) for _ in order]
+    for (key, slot), (angle, off) in zip(order, hands, strict=True):
         code = "JK" if key.startswith("JK") else key
-        if code in leave_out or (code == "JK" and sheet_of(number) == 2):
+        if code in leave_out or key in leave_out or (code == "JK" and sheet_of(number) == 2):
             continue
         source = stranger if stranger is not None and code == "7" + code[-1:] and \
             slot.column == 6 and slot.row == 0 else deck
@@ -947,8 +953,7 @@ def render_enrolment(deck, number: int, seed: int = 0, mat: str = "A4",
         w = round(CARD_MM[0] * px_per_mm)
         h = round(w * face.shape[0] / face.shape[1])
         img = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
-        angle = rng.uniform(-2.5, 2.5)
-        x, y = (np.array(slot.origin_mm) + rng.uniform(-1.5, 1.5, 2)) * px_per_mm
+        x, y = (np.array(slot.origin_mm) + off) * px_per_mm
         m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
         m[:, 2] += (x, y)
         size = (top.shape[1], top.shape[0])
