@@ -83,6 +83,10 @@ def test_recall_and_false_cards_per_band(tmp_path: Path) -> None:
     text = format_fans(s)
     assert "20–40 % covered: 0/1 read (0.0%), 1 false" in text
     assert "false cards on no card: 1" in text
+    # under 40 %: the A♠ right of two, the 3♥ and the stray false: P 1/3, R 1/2
+    assert s["under_40"] == {"labelled": 2, "exact": 1, "false": 2, "f1": 0.4}
+    assert "cards under 40 % covered: 1/2 read, 2 false (on them and on no card), F1 0.400" \
+        in text
 
 
 def test_a_scene_is_clean_when_its_visible_cards_read_and_nothing_is_false(

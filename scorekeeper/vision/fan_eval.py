@@ -66,7 +66,22 @@ def eval_fans(reader: Any, root: Path, limit: int | None = None) -> dict[str, An
     for b in bands.values():
         b["recall"] = round(b["correct"] / b["labelled"], 4) if b["labelled"] else 0.0
         b["missed_because"] = dict(b["missed_because"])
-    return {"bands": bands, "stray": strays, "scenes": scenes, "clean": clean}
+    return {"bands": bands, "stray": strays, "scenes": scenes, "clean": clean,
+            "under_40": under_40(bands, strays)}
+
+
+def under_40(bands: dict[str, dict[str, Any]], strays: int) -> dict[str, Any]:
+    """The cards a scene needing no correction must read (best corner under 40 % covered):
+    read exactly, false (on them, and on no card), and their F1: the fan figure the issue's
+    photo-level targets are compared with."""
+    firsts = [bands[name] for name in BAND_NAMES[:2]]
+    labelled = sum(b["labelled"] for b in firsts)
+    exact = sum(b["correct"] for b in firsts)
+    false = sum(b["false"] for b in firsts) + strays
+    p = exact / (exact + false) if exact + false else 0.0
+    r = exact / labelled if labelled else 0.0
+    return {"labelled": labelled, "exact": exact, "false": false,
+            "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0}
 
 
 def _score(reader: Any, spy: _Detections, root: Path, meta: Path,
@@ -102,5 +117,8 @@ def format_fans(s: dict[str, Any]) -> str:
     lines.append(f"  false cards on no card: {s['stray']}; scenes with nothing to correct "
                  f"(cards under 40 % covered all read, nothing false): "
                  f"{s['clean']}/{s['scenes']}")
+    u = s["under_40"]
+    lines.append(f"  cards under 40 % covered: {u['exact']}/{u['labelled']} read, {u['false']} "
+                 f"false (on them and on no card), F1 {u['f1']:.3f}")
     return "\n".join(lines)
 
