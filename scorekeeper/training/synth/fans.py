@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from scorekeeper.training.synth.compose import Style, compose_scene
+from scorekeeper.training.synth.compose import Scene, Style, compose_scene
 from scorekeeper.training.synth.dataset import JPEG_QUALITY
 from scorekeeper.training.synth.deckset import Deck, Face
 from scorekeeper.training.synth.layout import Placement, _angle, _aspect, _Pool, rot
@@ -97,25 +98,34 @@ def fan_places(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int
     return out
 
 
+def _write_scenes(out: Path, count: int, seed: int, meta: dict[str, Any], what: str,
+                  compose: Callable[[np.random.Generator], Scene]) -> list[list[dict[str, Any]]]:
+    """Scenes 0..count-1 as `render` writes them (images/, cards/, dataset.json), scene i
+    drawn from the seed `[seed, i]`; their labels."""
+    for sub in ("images", "cards"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    (out / "dataset.json").write_text(json.dumps(meta, indent=1))
+    labels = []
+    for i in range(count):
+        scene = compose(np.random.default_rng([seed, i]))
+        ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        if not ok:
+            raise RuntimeError(f"JPEG encode failed for {what} {i}")
+        (out / "images" / f"{i:06d}.jpg").write_bytes(buf.tobytes())
+        (out / "cards" / f"{i:06d}.json").write_text(json.dumps(scene.labels))
+        labels.append(scene.labels)
+        print(f"\r{what} {i + 1}/{count}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return labels
+
+
 def render_fans(out: Path, count: int, decks: list[Deck], seed: int = 0,
                 size: tuple[int, int] = (640, 640)) -> int:
     """Write scenes 0..count-1 as `render` does (images/, cards/); returns how many."""
-    for sub in ("images", "cards"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
-    (out / "dataset.json").write_text(json.dumps(
-        {"fans": True, "seed": seed, "size": list(size), "step_deg": STEP_DEG,
-         "decks": sorted({d.name for d in decks})}, indent=1))
-    for i in range(count):
-        rng = np.random.default_rng([seed, i])
-        scene = compose_scene(rng, decks, size, STYLE, fan_places(rng, decks, size))
-        ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        if not ok:
-            raise RuntimeError(f"JPEG encode failed for scene {i}")
-        (out / "images" / f"{i:06d}.jpg").write_bytes(buf.tobytes())
-        (out / "cards" / f"{i:06d}.json").write_text(json.dumps(scene.labels))
-        print(f"\rfans {i + 1}/{count}", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
-    return count
+    meta = {"fans": True, "seed": seed, "size": list(size), "step_deg": STEP_DEG,
+            "decks": sorted({d.name for d in decks})}
+    return len(_write_scenes(out, count, seed, meta, "fans", lambda rng: compose_scene(
+        rng, decks, size, STYLE, fan_places(rng, decks, size))))
 
 
 def deck_labels(image: str, labels: list[dict[str, Any]]) -> dict[str, Any]:
@@ -140,22 +150,11 @@ def render_deck_photos(out: Path, count: int, deck: Deck, seed: int = 0,
                        size: tuple[int, int] = (1600, 1200)) -> int:
     """Photos of one deck's 52 cards in four fans (`deck_places`), as `render_fans` writes
     scenes (so `eval --fans` reads them), and `labels.jsonl` (`deck add --labels`)."""
-    for sub in ("images", "cards"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
-    (out / "dataset.json").write_text(json.dumps(
-        {"fans": True, "whole_deck": True, "seed": seed, "size": list(size),
-         "step_deg": DECK_STEP_DEG, "decks": [deck.name]}, indent=1))
-    lines = []
-    for i in range(count):
-        rng = np.random.default_rng([seed, i])
-        scene = compose_scene(rng, [deck], size, STYLE, deck_places(rng, deck, size))
-        ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        if not ok:
-            raise RuntimeError(f"JPEG encode failed for photo {i}")
-        (out / "images" / f"{i:06d}.jpg").write_bytes(buf.tobytes())
-        (out / "cards" / f"{i:06d}.json").write_text(json.dumps(scene.labels))
-        lines.append(json.dumps(deck_labels(f"images/{i:06d}.jpg", scene.labels)))
-        print(f"\rdeck photos {i + 1}/{count}", end="", file=sys.stderr, flush=True)
-    (out / "labels.jsonl").write_text("\n".join(lines) + "\n")
-    print(file=sys.stderr)
+    meta = {"fans": True, "whole_deck": True, "seed": seed, "size": list(size),
+            "step_deg": DECK_STEP_DEG, "decks": [deck.name]}
+    scenes = _write_scenes(out, count, seed, meta, "deck photos", lambda rng: compose_scene(
+        rng, [deck], size, STYLE, deck_places(rng, deck, size)))
+    (out / "labels.jsonl").write_text("".join(
+        json.dumps(deck_labels(f"images/{i:06d}.jpg", labels)) + "\n"
+        for i, labels in enumerate(scenes)))
     return count
