@@ -127,3 +127,13 @@ def test_photos_of_a_whole_deck_in_fans_are_labels_deck_add_takes(tmp_path: Path
     assert len(boxed) + len(photo.unboxed) <= 52 and "JK" not in boxed
     truth = fan_truth(json.loads((out / "cards" / "000000.json").read_text()))
     assert {t["card"] for t in truth.values()} == set(boxed) | set(photo.unboxed)
+
+
+def test_the_fan_f1_is_rounded_once() -> None:
+    from scorekeeper.vision.fan_eval import under_40
+
+    bands = {name: {"labelled": n, "correct": c, "false": f} for name, n, c, f in (
+        ("0–20 %", 757, 740, 0), ("20–40 %", 158, 99, 3), ("40–60 %", 99, 5, 2),
+        ("60 %+", 15, 0, 0))}
+    # P 839/843, R 839/915: F1 0.95449, which a 4-place rounding first would print as 0.955
+    assert under_40(bands, 1) == {"labelled": 915, "exact": 839, "false": 4, "f1": 0.954}

@@ -51,6 +51,13 @@ DETECTED_IOU = 0.3
 UNASKED = ("partial", "covered", "readable")
 
 
+def precision_recall_f1(correct: int, predicted: int, truth: int) -> tuple[float, float, float]:
+    """Of `predicted` readings `correct` were right, of `truth` labelled cards."""
+    p = correct / predicted if predicted else 0.0
+    r = correct / truth if truth else 0.0
+    return p, r, 2 * p * r / (p + r) if p + r else 0.0
+
+
 def _bucket(px: float) -> str:
     lo, hi = next(b for b in SIZE_BUCKETS if b[0] <= px < b[1])
     return f"≥ {lo} px" if hi == 10**6 else f"{lo}–{hi} px"
@@ -87,9 +94,7 @@ class Score:
                    if self.hands else {})}
 
     def as_dict(self) -> dict[str, Any]:
-        p = self.correct / self.predicted if self.predicted else 0.0
-        r = self.correct / self.truth if self.truth else 0.0
-        f1 = 2 * p * r / (p + r) if p + r else 0.0
+        p, r, f1 = precision_recall_f1(self.correct, self.predicted, self.truth)
         return {"labelled": self.truth, "predicted": self.predicted, "correct": self.correct,
                 "false": self.false, "precision": round(p, 4), "recall": round(r, 4),
                 "f1": round(f1, 4), "false_rate": round(self.false / max(1, self.predicted), 4),
