@@ -534,15 +534,16 @@ def _batch(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
 
 def _covered(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
              boxes: list[Box] | None, i: int, rng: np.random.Generator) -> np.ndarray:
-    """Crop `i`, or (an index, with `boxes`, `COVERED` of the time) it with another card of
-    the deck's training crops slid over part of its index."""
+    """Crop `i`, or (an index, with `boxes`, `COVERED` of the time) it with other cards of
+    the deck's training crops laid over part of its index as a fan lays them."""
     if boxes is None or labels[i] == CLASS_OF["none"] or rng.random() >= COVERED:
         return stored[i]
     cards = [j for j in train_at if j != i and labels[j] != CLASS_OF["none"]]
     if not cards:
         return stored[i]
-    j = cards[int(rng.integers(len(cards)))]
-    return slide_over(stored[i], boxes[i], stored[j], boxes[j], rng)
+    picks = rng.choice(len(cards), min(2, len(cards)), replace=False)
+    return slide_over(stored[i], boxes[i], [(stored[cards[k]], boxes[cards[k]]) for k in picks],
+                      rng)
 
 
 def _min_prob(models: Path) -> float:
