@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.training.adapt import match_cards
+from scorekeeper.training.adapt_check import match_cards
 from scorekeeper.vision.classes import CARD, CLASSIFIER_CLASSES, INDEX
 from scorekeeper.vision.classifier import crop_index
 from scorekeeper.vision.evaluate import UNASKED, read_labels

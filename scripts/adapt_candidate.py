@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import scorekeeper.training.adapt as adapt
+import scorekeeper.training.adapt_check as adapt_check
 from scorekeeper.decks.profile import open_deck
 
 
@@ -28,13 +29,13 @@ def main() -> int:
     ap.add_argument("name")
     ap.add_argument("--minutes", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--hold-back", type=float, default=adapt.HOLD_BACK,
+    ap.add_argument("--hold-back", type=float, default=adapt_check.HOLD_BACK,
                     help="share of the deck's cards held back for the check")
     ap.add_argument("--models", type=Path, default=Path("models"))
     args = ap.parse_args()
 
-    adapt.HOLD_BACK = args.hold_back
-    real_check = adapt._check
+    adapt_check.HOLD_BACK = args.hold_back
+    real_check = adapt.crop_check
 
     def check(*a: Any, **k: Any) -> dict:
         c = real_check(*a, **k)
@@ -43,7 +44,7 @@ def main() -> int:
         c["adapted_key"] = (float("inf"), 0)  # the check's verdict is set aside
         return c
 
-    adapt._check = check
+    adapt.crop_check = check
     adapt.refusal = lambda mine, rivals: None  # type: ignore[assignment]
     outcome = adapt.adapt_deck(open_deck(args.data_dir, args.name), args.models,
                                args.minutes, args.seed, out=sys.stderr)

@@ -73,27 +73,57 @@ def test_enrol_adapt_and_read_better(tmp_path: Path, monkeypatch: pytest.MonkeyP
     import scorekeeper.training.adapt as adapt
 
     installed = profile.classifier_path.read_bytes()  # type: ignore[union-attr]
-    real_check = adapt._check
+    real_check = adapt.crop_check
 
     def no_better(*args: object) -> dict[str, Any]:
         check = real_check(*args)  # type: ignore[arg-type]
         check["adapted_key"] = check["best_key"]
         return check
 
-    monkeypatch.setattr(adapt, "_check", no_better)
+    monkeypatch.setattr(adapt, "crop_check", no_better)
     outcome = adapt.adapt_deck(profile, ROOT / "models", minutes=0.1)
     assert not outcome.installed and outcome.message.startswith("not installed")
     assert open_deck(tmp_path / "data", "drawn").classifier_path.read_bytes() == installed  # type: ignore[union-attr]
 
 
 def test_the_check_scores_cards_and_no_index() -> None:
-    from scorekeeper.training.adapt import score
+    from scorekeeper.training.adapt_check import score
 
     labels = np.array([0, 1, 53])  # AC, 2C, none
     assert score(np.eye(54)[labels], labels) == {"accuracy": 1.0, "true_prob": 1.0, "false": 0}
     assert score(np.eye(54)[[1, 0, 2]], labels)["false"] == 3
     unsure = np.full((3, 54), 1 / 54)  # no sure answer: only the `none` crop is right
     assert score(unsure, labels)["accuracy"] == pytest.approx(1 / 3)
+
+
+def test_the_check_reads_each_held_back_index_in_fans_too(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """The crop check asks for the held-back indices under other cards of the deck, as a
+    tight fan lays them: the deck in fans is what adapting learns."""
+    import scorekeeper.training.adapt_check as adapt_check
+    from scorekeeper.decks.examples import STORE, centre_crop
+    from scorekeeper.training.adapt_check import CHECK_FAN_LOOKS, CLASS_OF, fan_looks
+    from scorekeeper.vision.classifier import CROP
+
+    # the camera's look (`augment`) set aside, so what the cards laid over it do shows
+    monkeypatch.setattr(adapt_check, "augment", lambda stored, rng: centre_crop(stored))
+
+    stored = [np.full((STORE, STORE, 3), v, np.uint8) for v in (90, 150, 200, 240)]
+    for img in stored:
+        img[40:56, 44:52] = 0  # an index's ink, upright
+    labels = np.array([CLASS_OF[c] for c in ("3D", "none", "9C", "KS")])
+    boxes = [(0.0, 0.0, 8.0, 16.0)] * 4
+    looks = fan_looks(stored, labels, [0, 1, 2], boxes, np.random.default_rng(0))
+    # each held-back index (not the `none` crop) CHECK_FAN_LOOKS times, labelled its card
+    assert [y for _, y in looks] == [CLASS_OF["3D"]] * CHECK_FAN_LOOKS \
+        + [CLASS_OF["9C"]] * CHECK_FAN_LOOKS
+    assert all(c.shape == (CROP, CROP, 3) and c.dtype == np.uint8 for c, _ in looks)
+    # covered by other cards of the deck: each of crop 0's looks shows the 9C's or the KS's
+    # paper beside its own grey
+    for c, _ in looks[:CHECK_FAN_LOOKS]:
+        assert (c >= 180).any() and (c == 90).any()
+    # a deck of one card has no neighbour to lay over it
+    assert fan_looks(stored[:1], labels[:1], [0], boxes[:1], np.random.default_rng(0)) == []
 
 
 # ---- the install check on whole photos -------------------------------------------------
@@ -108,7 +138,7 @@ def _rows(photo: str, cards: list[str], nones: int = 1) -> list[dict[str, Any]]:
 
 
 def test_whole_photos_are_held_back_only_where_the_rest_hold_their_cards() -> None:
-    from scorekeeper.training.adapt import split_examples
+    from scorekeeper.training.adapt_check import split_examples
 
     clubs, hearts = ["AC", "2C", "3C", "4C", "5C"], ["AH", "2H", "3H", "4H", "5H"]
     # two enrolment photos are the deck's two halves: neither can be spared, so physical
@@ -128,10 +158,40 @@ def test_whole_photos_are_held_back_only_where_the_rest_hold_their_cards() -> No
     assert split_examples(many, set(), 0).photos == []
 
 
+def test_a_whole_deck_photo_is_held_back_counting_the_cards_the_other_shows() -> None:
+    """Two photos of the whole deck in fans, each hiding a card or two the other shows:
+    neither holds every card of the other, yet the deck's gain is in cards seen again, so
+    one is held back whole and exactness counts on the cards the other photo shows."""
+    from scorekeeper.training.adapt_check import held_photos, split_examples
+
+    deck = [f"{r}{s}" for s in "CDHS" for r in ("A", "2", "3", "4", "5")]
+    first, second = deck[:-1], deck[1:]  # the first hides 5S, the second AC
+    rows = _rows("p1", first) + _rows("p2", second)
+    for seed in range(4):
+        s = split_examples(rows, {"p1", "p2"}, seed)
+        assert s.whole and len(s.photos) == 1
+        held = s.photos[0]
+        other = first if held == "p2" else second
+        shown = second if held == "p2" else first
+        assert s.counted == frozenset(shown) & frozenset(other)
+        assert {rows[i]["photo"] for i in s.back} == {held}
+        assert {rows[i]["photo"] for i in s.train} == {"p1", "p2"} - {held}
+
+        class Profile:
+            photos_dir = Path("photos")
+
+        (photo,) = held_photos(Profile(), rows, s)  # type: ignore[arg-type]
+        counted = {code for code, _, counts in photo.cards if counts}
+        assert counted == set(shown) & set(other) and len(counted) == len(deck) - 2
+    # when the others show under 3/4 of a photo's cards, physical cards are held back
+    half = _rows("p1", deck[:12]) + _rows("p2", deck[6:])
+    assert not split_examples(half, {"p1", "p2"}, 0).whole
+
+
 def test_the_photo_check_counts_exact_and_false_cards() -> None:
     from types import SimpleNamespace
 
-    from scorekeeper.training.adapt import match_cards
+    from scorekeeper.training.adapt_check import match_cards
 
     def read(card: str, *centres: tuple[float, float], conf: float = 0.9) -> SimpleNamespace:
         return SimpleNamespace(card=card, confidence=conf, indices=[
@@ -150,7 +210,8 @@ def test_the_photo_check_counts_exact_and_false_cards() -> None:
 
 
 def test_a_model_worse_on_either_count_is_refused() -> None:
-    from scorekeeper.training.adapt import Reads, choose_mix, refusal
+    from scorekeeper.training.adapt_check import Reads, refusal
+    from scorekeeper.training.adapt_scenes import choose_mix
 
     generic = Reads(53, 53, 1)
     assert refusal(Reads(53, 53, 1), {"generic": generic}) is None
@@ -214,15 +275,15 @@ def test_a_worse_classifier_is_never_installed(tmp_path: Path,
             head.bias[:53] = torch.roll(head.bias[:53].clone(), 1, dims=0)
         return 1
 
-    real_check = adapt._check
+    real_check = adapt.crop_check
 
     def claims_a_gain(*args: object) -> dict[str, Any]:
         check = real_check(*args)  # type: ignore[arg-type]
         check["adapted_key"] = (2.0, 0)  # better than any rival could read the crops
         return check
 
-    monkeypatch.setattr(adapt, "_fine_tune", worse)
-    monkeypatch.setattr(adapt, "_check", claims_a_gain)
+    monkeypatch.setattr(adapt, "fine_tune", worse)
+    monkeypatch.setattr(adapt, "crop_check", claims_a_gain)
     outcome = adapt.adapt_deck(profile, ROOT / "models", minutes=0.1)
     assert not outcome.installed, outcome.message
     assert "held-back photos" in outcome.message
@@ -280,12 +341,12 @@ def test_game_tables_become_a_labels_file_as_confirmed_scans_store_them(
 
 def test_learning_the_deck_in_fans_renders_it_tight_with_readable_corners(
         tmp_path: Path) -> None:
-    from scorekeeper.training import adapt
+    from scorekeeper.training import adapt_scenes
     from scorekeeper.training.synth.compose import READABLE
     from scorekeeper.training.synth.fallback import fallback_deck
 
-    adapt._render(tmp_path / "plain", 1, 0, [fallback_deck()])
-    adapt._render(tmp_path / "fans", 1, 0, [fallback_deck()], READABLE)
+    adapt_scenes._render(tmp_path / "plain", 1, 0, [fallback_deck()])
+    adapt_scenes._render(tmp_path / "fans", 1, 0, [fallback_deck()], READABLE)
     plain = json.loads((tmp_path / "plain" / "dataset.json").read_text())["style"]
     fans = json.loads((tmp_path / "fans" / "dataset.json").read_text())["style"]
     assert not plain["readable"] and plain["tight_fans"] == 0.0

@@ -15,7 +15,7 @@ import pytest
 from scorekeeper.decks.examples import Example, store, unboxed_cards
 from scorekeeper.decks.labels import read_labels
 from scorekeeper.decks.profile import DeckError, create_or_open, open_deck
-from scorekeeper.training.adapt import (
+from scorekeeper.training.adapt_check import (
     HeldPhoto,
     Reads,
     Split,

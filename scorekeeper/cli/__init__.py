@@ -117,7 +117,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:
     """The one deck action that trains: its code is imported only here."""
     from scorekeeper.decks.profile import open_deck
-    from scorekeeper.training.adapt import Cancelled, adapt_deck, adapt_deck_scenes
+    from scorekeeper.training.adapt import Cancelled, adapt_deck
+    from scorekeeper.training.adapt_scenes import adapt_deck_scenes
 
     profile = open_deck(data_dir, args.name)
     try:
