@@ -1,6 +1,7 @@
 """Where a deck's adapted classifier gains: fan scenes read by the generic model and by the
-deck, the cards under 40 % covered counted apart by whether `deck adapt` trained on them
-(the check's held-back cards, `split_groups` of the deck's rows and the run's seed).
+deck, the cards under 40 % covered counted apart: those `deck adapt` trained on, those its
+check held back (`split_groups` of the deck's rows and the run's seed), and those it never
+had a crop of (a labels line's `unboxed`).
 
     SCOREKEEPER_DATA_DIR=DIR .venv/bin/python scripts/deck_gain_by_card.py DIR NAME SCENES \
         [--seed 0]
@@ -24,8 +25,10 @@ from scorekeeper.vision.fan_eval import BAND_NAMES, fan_truth
 from scorekeeper.vision.reader import CardReader, load_image
 
 
-def exact_by_side(reader: CardReader, scenes: Path, held: set[str]) -> tuple[Counter, Counter]:
-    """(read exactly, asked for) of the cards under 40 % covered, by "trained" / "held"."""
+def exact_by_side(reader: CardReader, scenes: Path, trained: set[str], held: set[str]
+                  ) -> tuple[Counter, Counter]:
+    """(read exactly, asked for) of the cards under 40 % covered, by "trained", "held" and
+    "never" (no crop of it)."""
     got: Counter = Counter()
     asked: Counter = Counter()
     for meta in sorted((scenes / "cards").glob("*.json")):
@@ -37,7 +40,8 @@ def exact_by_side(reader: CardReader, scenes: Path, held: set[str]) -> tuple[Cou
             t = truth[cid]
             if t["band"] not in BAND_NAMES[:2]:
                 continue
-            side = "held" if t["card"] in held else "trained"
+            side = ("trained" if t["card"] in trained else "held" if t["card"] in held
+                    else "never")
             asked[side] += 1
             hit = matched.hits.get(k)
             got[side] += int(hit is not None and hit.card == t["card"])
@@ -55,14 +59,15 @@ def main() -> int:
 
     deck = open_deck(args.data_dir, args.name)
     _, rows = load_crops(deck)
-    _, back = split_groups(rows, args.seed)
+    train, back = split_groups(rows, args.seed)
+    trained = {rows[i]["card"] for i in train} - {"none"}
     held = {rows[i]["card"] for i in back} - {"none"}
-    print("held back:", " ".join(sorted(held)))
+    print(f"trained on {len(trained)} cards; held back {len(held)}:", " ".join(sorted(held)))
     for name, reader in (("generic", CardReader(args.models)),
                          ("deck", CardReader(args.models, deck=deck))):
-        got, asked = exact_by_side(reader, args.scenes, held)
+        got, asked = exact_by_side(reader, args.scenes, trained, held)
         print(f"{name}: " + ", ".join(f"{side} {got[side]}/{asked[side]}"
-                                      for side in ("trained", "held")))
+                                      for side in ("trained", "held", "never")))
     return 0
 
 
