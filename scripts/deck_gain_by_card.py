@@ -26,11 +26,11 @@ from scorekeeper.vision.reader import CardReader, load_image
 
 
 def exact_by_side(reader: CardReader, scenes: Path, trained: set[str], held: set[str]
-                  ) -> tuple[Counter, Counter]:
+                  ) -> tuple[Counter[str], Counter[str]]:
     """(read exactly, asked for) of the cards under 40 % covered, by "trained", "held" and
     "never" (no crop of it)."""
-    got: Counter = Counter()
-    asked: Counter = Counter()
+    got: Counter[str] = Counter()
+    asked: Counter[str] = Counter()
     for meta in sorted((scenes / "cards").glob("*.json")):
         truth = fan_truth(read_labels(meta))
         result = reader.read(load_image(scenes / "images" / f"{meta.stem}.jpg"))
