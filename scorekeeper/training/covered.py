@@ -51,19 +51,20 @@ def paper(crop: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Lie:
     """An index in its stored crop: centre, unit vectors across (`u`) and along (`v`) its
-    long axis, its extent along each (from the centre), and whether the ink told it."""
+    long axis, its extent along each (from the centre), and whether its lie is `known`
+    (told by its ink or an elongated box; else a guess, covered at most `SQUARE_MAX`)."""
 
     centre: np.ndarray
     u: np.ndarray
     v: np.ndarray
     across: tuple[float, float]
     along: tuple[float, float]
-    from_ink: bool
+    known: bool
 
     def flipped(self) -> Lie:
         """The same index seen from its other side (so a cover from +u comes from −u)."""
         return Lie(self.centre, -self.u, -self.v, (-self.across[1], -self.across[0]),
-                   (-self.along[1], -self.along[0]), self.from_ink)
+                   (-self.along[1], -self.along[0]), self.known)
 
     @property
     def width(self) -> float:
@@ -158,7 +159,7 @@ def slide_over(stored: np.ndarray, box: Box, neighbours: list[tuple[np.ndarray, 
         lie = lie.flipped()
     lo, hi = BANDS[int(rng.integers(len(BANDS)))]
     share = float(rng.uniform(lo, hi))
-    if not lie.from_ink and lie.width * ELONGATED > lie.along[1] - lie.along[0]:
+    if not lie.known and lie.width * ELONGATED > lie.along[1] - lie.along[0]:
         share = min(share, SQUARE_MAX)
     step = math.radians(float(rng.uniform(*STEP_DEG))) * float(rng.choice([-1.0, 1.0]))
     out = stored.astype(np.float32).copy()
