@@ -7,7 +7,9 @@
 `--min-prob` also sweeps the classifier's answer threshold (model.json: classifier.min_prob);
 `--index-px` and `--max-scale` the second look at frames with small indices
 (model.json: detector.index_px, 0 for none, and detector.max_scale; see vision/refocus.py);
-`--scale` the detector's first-look input size (detector.scale × the frame's long side).
+`--scale` the detector's first-look input size (detector.scale × the frame's long side);
+`--second-prob` the answer from which the second classifier's reading of a crop the first
+turns down counts (classifier.second.min_prob; the model folder must name a second).
 
 Tuned here, never on the held-out deck, which stays the test set.
 """
@@ -36,11 +38,13 @@ def main() -> None:
     ap.add_argument("--index-px", type=float, nargs="*", default=[])
     ap.add_argument("--max-scale", type=float, nargs="*", default=[])
     ap.add_argument("--scale", type=float, nargs="*", default=[])
+    ap.add_argument("--second-prob", type=float, nargs="*", default=[])
     ap.add_argument("--scenes", type=int, default=100, help="validation scenes to read")
     args = ap.parse_args()
     grid = itertools.product(args.thresholds, args.min_prob or [None], args.index_px or [None],
-                             args.max_scale or [None], args.scale or [None])
-    for conf, min_prob, index_px, max_scale, scale in grid:
+                             args.max_scale or [None], args.scale or [None],
+                             args.second_prob or [None])
+    for conf, min_prob, index_px, max_scale, scale, second in grid:
         with tempfile.TemporaryDirectory() as tmp:
             models = Path(tmp) / "models"
             shutil.copytree(args.models, models)
@@ -51,12 +55,15 @@ def main() -> None:
             for (part, key), value in settings.items():
                 if value is not None:
                     meta[part][key] = value
+            if second is not None:
+                meta["classifier"]["second"]["min_prob"] = second
             (models / "model.json").write_text(json.dumps(meta))
             reader = CardReader(models)
             val, real = eval_synthetic(reader, args.val, args.scenes), eval_real(reader)
         mean = (val["f1"] + real["f1"]) / 2
         print(f"conf {conf} min_prob {reader.min_prob} index_px {reader.index_px} "
-              f"max_scale {reader.max_scale} scale {reader.scale}: "
+              f"max_scale {reader.max_scale} scale {reader.scale} "
+              f"second {reader.second_min_prob if reader.second else None}: "
               f"validation P {val['precision']} "
               f"R {val['recall']} F1 {val['f1']} | real P {real['precision']} "
               f"R {real['recall']} F1 {real['f1']} | mean F1 {mean:.4f}", flush=True)

@@ -40,6 +40,32 @@ def test_tiny_model_builds_exports_and_reads(tmp_path: Path, bf16: bool) -> None
     assert result.ms > 0
     for card in result.cards:
         assert 0 <= card.confidence <= 1
+    if not bf16:
+        _second_builds_and_is_named(work, models)
+
+
+def _second_builds_and_is_named(work: Path, models: Path) -> None:
+    """The second classifier's stage on the same tiny scenes: trained from the first,
+    its threshold chosen on the validation scenes, named in model.json or left out."""
+    from scorekeeper.training.second import (
+        FILE,
+        THRESHOLDS,
+        SecondPlan,
+        choose_threshold,
+        name_second,
+        train_second,
+    )
+    from scorekeeper.vision.reader import CardReader
+
+    stats = train_second(models, [work / "train"], work / "val", SecondPlan(epochs=1))
+    assert (models / FILE).is_file() and stats["samples"] > 0
+    min_prob, precision = choose_threshold(models, work / "val", 2)
+    assert "None" in precision and (min_prob is None or min_prob in THRESHOLDS)
+    name_second(models, 0.8, {"epochs": 1})
+    reader = CardReader(models)
+    assert reader.second is not None and reader.second_min_prob == 0.8
+    name_second(models, None, {})
+    assert CardReader(models).second is None
 
 
 def test_classifier_crops_do_not_depend_on_worker_count(tmp_path: Path) -> None:

@@ -386,8 +386,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plan", choices=["auto", *PLANS], default="auto",
                     help="sizes: 'gpu' when CUDA is present (auto), else 'cpu-bf16' on a "
                          "CPU with native bfloat16, else 'cpu'")
-    ap.add_argument("--stages", choices=["all", "classifier", "detector", "export"],
-                    default="all")
+    ap.add_argument("--stages", choices=["all", "classifier", "detector", "export", "second"],
+                    default="all", help="second: the classifier for covered corners, trained "
+                    "from --models' classifier (training/second.py); not part of all")
     ap.add_argument("--no-eval", action="store_true", help="skip the evaluation")
     ap.add_argument("--work", type=Path, default=DATA / "model-work")
     ap.add_argument("--models", type=Path, default=MODELS)
@@ -411,6 +412,11 @@ def main(argv: list[str] | None = None) -> int:
         if key in overrides:
             overrides[key] = tuple(overrides[key])
     plan = make_plan(name, overrides, args.init)
+    if args.stages == "second":
+        from scorekeeper.training.second import build_second
+
+        build_second(args.work, args.models)
+        return 0
     log(f"plan {name}: {plan}")
     start = time.time()
     if not args.skip_art:

@@ -122,9 +122,16 @@ class CardReader:
         if self.two_stage and deck is not None and deck.classifier_path is not None:
             self.classifier = self._deck_classifier(deck, deck.classifier_path,
                                                     cls.get("turns", False), cls.get("sure", SURE))
+        # a second classifier, taught covered corners, reads what the first turns down; a
+        # deck's own classifier reads alone (the second was measured on generic reading only)
+        self.second: IndexClassifier | None = None
+        self.second_min_prob = 1.0
         if self.two_stage and self.classifier is None:
             self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False),
                                               cls.get("sure", SURE))
+            if (second := cls.get("second")) is not None:
+                self._load_second(models / second["onnx"], cls.get("turns", False),
+                                  cls.get("sure", SURE), float(second["min_prob"]))
         self.min_prob = card_threshold(meta)
         # a fixed-size input (NCNN) cannot be enlarged: no second look there
         self.refocus = self.two_stage and not config.imgsz
@@ -133,6 +140,18 @@ class CardReader:
         self.scale = config.scale
         self.settled: dict[str, float] = {}  # camera → the scale its last frame settled on
         self.runtime = runtime
+
+    def _load_second(self, path: Path, turns: bool, sure: float | None, min_prob: float
+                     ) -> None:
+        """The second classifier; one that cannot be loaded leaves the first reading alone
+        (and `warnings` says so), as the model read before it had one."""
+        try:
+            self.second = IndexClassifier(path, turns, sure)
+        except Exception as exc:  # noqa: BLE001 - any load error: unusable, never a failed scan
+            self.warnings.append(f"the second classifier {path} cannot be loaded "
+                                 f"({str(exc)[:120]}); the first reads alone")
+            return
+        self.second_min_prob = min_prob
 
     def _deck_detector(self, deck: DeckProfile, path: Path,
                        config: OnnxConfig | NcnnConfig | TorchConfig, runtime: str
@@ -180,7 +199,8 @@ class CardReader:
             index_dets = [d for d in dets if d.cls == INDEX]
             cards = [d for d in dets if d.cls == CARD]
             assert self.classifier is not None
-            labels = self.classifier.classify([crop_index(image, d.box) for d in index_dets])
+            crops = [crop_index(image, d.box) for d in index_dets]
+            labels = self._second_look(crops, self.classifier.classify(crops))
             named = [IndexReading(d, code, p) for d, (code, p) in
                      zip(index_dets, labels, strict=True) if code != "none"]
             readings = [r for r in named if r.prob >= self.min_prob]
@@ -191,6 +211,23 @@ class CardReader:
         found = pair_indices(readings, cards)
         return ReadResult(found, (time.perf_counter() - start) * 1000, looks,
                           _maybe(doubtful, cards, found))
+
+    def _second_look(self, crops: list[np.ndarray], labels: list[tuple[str, float]]
+                     ) -> list[tuple[str, float]]:
+        """The second classifier's answer for each crop the first reads as no card, where
+        it is sure enough (`classifier.second.min_prob`); the first's answer elsewhere."""
+        if self.second is None:
+            return labels
+        doubted = [i for i, (code, p) in enumerate(labels)
+                   if code == "none" or p < self.min_prob]
+        if not doubted:
+            return labels
+        out = list(labels)
+        for i, (code, p) in zip(doubted, self.second.classify([crops[i] for i in doubted]),
+                                strict=True):
+            if code != "none" and p >= self.second_min_prob:
+                out[i] = (code, p)
+        return out
 
     def detect(self, image: np.ndarray, camera: str | None = None
                ) -> tuple[list[Detection], int]:

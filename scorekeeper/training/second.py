@@ -1,0 +1,178 @@
+"""The second classifier: a reader for the corners the first turns down.
+
+The shipped classifier was taught an index whose suit pip is covered as no card, so it
+refuses most corners of a tight fan. Taught to read them (readable corners and tight fans),
+a classifier reads those fans far better but misreads more of an unseen design's whole
+indices (docs/model-experiments.md, 0.15.0–0.18.0). Asked only about the crops the first
+answers `none` or under its threshold, and counted only where it is sure, it keeps every
+figure of the first and adds what it reads of the fans (0.21.0).
+
+    python -m scorekeeper.training.second --work data/model-work --models models
+
+renders the scenes it learns from into WORK, trains it from the models' classifier,
+chooses its threshold on WORK/val (`choose_threshold`) and names it in model.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from scorekeeper.training.mixed_precision import cpu_has_bf16
+
+FILE = "cards-cls-fans.onnx"
+# the thresholds tried, least first; declared before the held-out figures were read
+THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+@dataclass(frozen=True)
+class SecondPlan:
+    """What the shipped second classifier was trained on (0.21.0's s1)."""
+
+    readable_scenes: int = 6000
+    fan_scenes: int = 2000
+    val_scenes: int = 200
+    epochs: int = 2
+    lr: float = 5e-3  # the warm plan's one-cycle peak
+    readable_copies: int = 8  # readable corners are ~1.5 % of the crops otherwise
+    seed: int = 31
+
+
+def log(msg: str) -> None:
+    print(f"[second] {msg}", file=sys.stderr, flush=True)
+
+
+def _synth(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "scorekeeper.training.synth", *args], check=True)
+
+
+def _rendered(folder: Path) -> int:
+    return len(list((folder / "images").glob("*.jpg"))) if folder.exists() else 0
+
+
+def render_scenes(work: Path, plan: SecondPlan) -> tuple[list[Path], Path]:
+    """Readable random scenes and tight fans of the training designs, and readable
+    validation scenes (each skipped when already rendered)."""
+    readable, fans, val = work / "second-readable", work / "second-fans", work / "second-val"
+    workers = str(os.cpu_count() or 1)
+    if _rendered(readable) < plan.readable_scenes:
+        _synth("render", "--out", str(readable), "--count", str(plan.readable_scenes),
+               "--size", "640", "--decks", "train", "--seed", str(plan.seed),
+               "--workers", workers, "--font-decks", "12", "--readable")
+    if _rendered(fans) < plan.fan_scenes:
+        _synth("fans", "--out", str(fans), "--count", str(plan.fan_scenes), "--decks", "train",
+               "--seed", str(plan.seed + 10))
+    if _rendered(val) < plan.val_scenes:
+        _synth("render", "--out", str(val), "--count", str(plan.val_scenes), "--size", "640",
+               "--decks", "train", "--seed", str(plan.seed + 1), "--workers", workers,
+               "--readable")
+    return [readable, fans], val
+
+
+def train_second(models: Path, scenes: list[Path], val: Path, plan: SecondPlan) -> dict:
+    """The models' classifier trained further on `scenes` → models/FILE (and .pt, .json)."""
+    import numpy as np
+
+    from scorekeeper.training import classifier_train
+    from scorekeeper.training.crops import crops_from_dataset
+
+    workers = os.cpu_count() or 1
+    cut = []
+    for i, folder in enumerate(scenes):  # each folder's crops as scripts/train_classifier.py
+        rng = random.Random(1)           # cuts them with one cache a folder
+        cut.append(crops_from_dataset(folder, rng, per_index=1, workers=workers,
+                                      readable=plan.readable_copies))
+        if i == 0:
+            vx, vy = crops_from_dataset(val, rng, per_index=1, workers=workers)
+    x, y = np.concatenate([c[0] for c in cut]), np.concatenate([c[1] for c in cut])
+    log(f"{len(x)} training crops, {len(vx)} validation crops")
+    out = models / FILE
+    stats = classifier_train.train(x, y, out, epochs=plan.epochs, seed=3, val=(vx, vy),
+                                   init=models / "cards-cls.pt", lr=plan.lr,
+                                   width=classifier_train.recorded_width(models),
+                                   bf16=cpu_has_bf16())
+    out.with_suffix(".json").write_text(json.dumps(stats, indent=1))
+    return stats
+
+
+def _with_second(models: Path, into: Path, min_prob: float | None) -> Path:
+    """A copy of `models` (no PyTorch or NCNN files) whose model.json names the second
+    at `min_prob`, or names none (None)."""
+    shutil.copytree(models, into, ignore=shutil.ignore_patterns("*ncnn*", "*.pt"))
+    meta = json.loads((into / "model.json").read_text())
+    meta["classifier"].pop("second", None)
+    if min_prob is not None:
+        meta["classifier"]["second"] = {"onnx": FILE, "min_prob": min_prob}
+    (into / "model.json").write_text(json.dumps(meta))
+    return into
+
+
+def choose_threshold(models: Path, val: Path, scenes: int = 200
+                     ) -> tuple[float | None, dict[str, float]]:
+    """The least of THRESHOLDS at which the validation scenes (training designs) are read
+    at least as precisely as by the first classifier alone; None when none is. The
+    held-out design is never looked at here."""
+    from scorekeeper.vision.evaluate import eval_synthetic
+    from scorekeeper.vision.reader import CardReader
+
+    precision: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for t in (None, *THRESHOLDS):
+            folder = _with_second(models, Path(tmp) / f"m{t}", t)
+            precision[str(t)] = eval_synthetic(CardReader(folder), val, scenes)["precision"]
+            log(f"second at {t}: validation precision {precision[str(t)]}")
+            if t is not None and precision[str(t)] >= precision["None"]:
+                return t, precision
+    return None, precision
+
+
+def name_second(models: Path, min_prob: float | None, record: dict) -> None:
+    """Write the second (or its absence) into models/model.json."""
+    path = models / "model.json"
+    meta = json.loads(path.read_text())
+    meta["classifier"].pop("second", None)
+    if min_prob is not None:
+        meta["classifier"]["second"] = {"onnx": FILE, "min_prob": min_prob, "training": record}
+    path.write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def build_second(work: Path, models: Path, plan: SecondPlan = SecondPlan()) -> float | None:
+    scenes, val = render_scenes(work, plan)
+    stats = train_second(models, scenes, val, plan)
+    min_prob, precision = choose_threshold(models, work / "val", plan.val_scenes)
+    name_second(models, min_prob, {"scenes": [str(s) for s in scenes], "epochs": plan.epochs,
+                                   "lr": plan.lr, "val_acc": stats.get("val_acc"),
+                                   "validation_precision": precision})
+    log(f"threshold {min_prob}" if min_prob is not None else
+        "no threshold keeps the first's validation precision: no second named")
+    return min_prob
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", type=Path, required=True,
+                    help="the `make model` work folder (its val/ chooses the threshold)")
+    ap.add_argument("--models", type=Path, required=True)
+    ap.add_argument("--readable-scenes", type=int, default=SecondPlan.readable_scenes)
+    ap.add_argument("--fan-scenes", type=int, default=SecondPlan.fan_scenes)
+    ap.add_argument("--val-scenes", type=int, default=SecondPlan.val_scenes)
+    ap.add_argument("--epochs", type=int, default=SecondPlan.epochs)
+    args = ap.parse_args(argv)
+    if not (args.work / "val" / "cards").is_dir():
+        ap.error(f"{args.work / 'val'}: no validation scenes (`make model` renders them)")
+    plan = SecondPlan(readable_scenes=args.readable_scenes, fan_scenes=args.fan_scenes,
+                      val_scenes=args.val_scenes, epochs=args.epochs)
+    build_second(args.work, args.models, plan)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

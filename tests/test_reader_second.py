@@ -1,0 +1,90 @@
+"""The second classifier (model.json `classifier.second`): it reads only what the first
+turns down, and counts only where it is sure enough."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.test_reader_maybe import BOXES, FixedDetector
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(),
+                                reason="no trained model")
+
+
+class Answers:
+    """A classifier stand-in that answers in turn and keeps what it was asked."""
+
+    def __init__(self, answers: list[tuple[str, float]]) -> None:
+        self.answers = answers
+        self.asked = 0
+
+    def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+        out = self.answers[self.asked:self.asked + len(crops)]
+        self.asked += len(crops)
+        return out
+
+
+def _reader(first: list[tuple[str, float]], second: list[tuple[str, float]] | None,
+            second_min: float = 0.7):
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader()
+    reader.refocus = False
+    reader.detector = FixedDetector(BOXES[:len(first)])  # type: ignore[assignment]
+    reader.classifier = Answers(first)  # type: ignore[assignment]
+    if second is not None:
+        reader.second = Answers(second)  # type: ignore[assignment]
+        reader.second_min_prob = second_min
+    return reader
+
+
+def test_the_second_reads_only_what_the_first_turns_down() -> None:
+    reader = _reader([("7H", 0.9), ("none", 0.8), ("QS", 0.4), ("2C", 0.9)],
+                     [("9D", 0.95), ("QC", 0.75)])
+    result = reader.read(np.zeros((960, 1280, 3), np.uint8))
+    assert sorted(c.card for c in result.cards) == ["2C", "7H", "9D", "QC"]
+    assert reader.second.asked == 2  # type: ignore[union-attr]
+
+
+def test_an_unsure_second_answer_changes_nothing() -> None:
+    reader = _reader([("7H", 0.9), ("QS", 0.4), ("none", 0.9)], [("QC", 0.69), ("none", 0.99)])
+    result = reader.read(np.zeros((960, 1280, 3), np.uint8))
+    assert [c.card for c in result.cards] == ["7H"]
+    assert [c.card for c in result.maybe] == ["QS"]  # the first's doubt is still offered
+
+
+def test_without_a_second_the_first_reads_alone() -> None:
+    reader = _reader([("7H", 0.9), ("QS", 0.4)], None)
+    assert reader.second is None
+    assert [c.card for c in reader.read(np.zeros((960, 1280, 3), np.uint8)).cards] == ["7H"]
+
+
+def test_model_json_names_the_second(tmp_path: Path) -> None:
+    from scorekeeper.vision.reader import CardReader
+
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "models", models, ignore=shutil.ignore_patterns("*ncnn*", "*.pt"))
+    meta = json.loads((models / "model.json").read_text())
+    meta["classifier"]["second"] = {"onnx": "cards-cls.onnx", "min_prob": 0.8}
+    (models / "model.json").write_text(json.dumps(meta))
+    reader = CardReader(models)
+    assert reader.second is not None and reader.second_min_prob == 0.8
+
+
+def test_a_missing_second_leaves_the_first_reading(tmp_path: Path) -> None:
+    from scorekeeper.vision.reader import CardReader
+
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "models", models, ignore=shutil.ignore_patterns("*ncnn*", "*.pt"))
+    meta = json.loads((models / "model.json").read_text())
+    meta["classifier"]["second"] = {"onnx": "no-such.onnx", "min_prob": 0.8}
+    (models / "model.json").write_text(json.dumps(meta))
+    reader = CardReader(models)
+    assert reader.second is None
+    assert any("second classifier" in w for w in reader.warnings)
