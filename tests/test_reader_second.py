@@ -38,9 +38,8 @@ def _reader(first: list[tuple[str, float]], second: list[tuple[str, float]] | No
     reader.refocus = False
     reader.detector = FixedDetector(BOXES[:len(first)])  # type: ignore[assignment]
     reader.classifier = Answers(first)  # type: ignore[assignment]
-    if second is not None:
-        reader.second = Answers(second)  # type: ignore[assignment]
-        reader.second_min_prob = second_min
+    reader.second = None if second is None else Answers(second)  # type: ignore[assignment]
+    reader.second_min_prob = second_min
     return reader
 
 
@@ -61,7 +60,6 @@ def test_an_unsure_second_answer_changes_nothing() -> None:
 
 def test_without_a_second_the_first_reads_alone() -> None:
     reader = _reader([("7H", 0.9), ("QS", 0.4)], None)
-    assert reader.second is None
     assert [c.card for c in reader.read(np.zeros((960, 1280, 3), np.uint8)).cards] == ["7H"]
 
 
@@ -88,3 +86,11 @@ def test_a_missing_second_leaves_the_first_reading(tmp_path: Path) -> None:
     reader = CardReader(models)
     assert reader.second is None
     assert any("second classifier" in w for w in reader.warnings)
+
+
+def test_the_shipped_model_names_its_second() -> None:
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader()
+    assert reader.second is not None and reader.second_min_prob == 0.8
+    assert reader.warnings == []

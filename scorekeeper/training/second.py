@@ -100,6 +100,7 @@ def train_second(models: Path, scenes: list[Path], val: Path, plan: SecondPlan) 
                                    width=classifier_train.recorded_width(models),
                                    bf16=cpu_has_bf16())
     out.with_suffix(".json").write_text(json.dumps(stats, indent=1))
+    store_half(out)
     return stats
 
 
@@ -176,3 +177,31 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def store_half(path: Path) -> None:
+    """Keep the network's weights in float16 (half the file), each cast back to float32
+    once when the runtime loads it, so it still computes in float32: the second classifier
+    is read beside the first, and the model stays within its size (models/README.md)."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    casts, kept = [], []
+    for init in graph.initializer:
+        w = numpy_helper.to_array(init)
+        if init.data_type != TensorProto.FLOAT or w.size < 256:
+            kept.append(init)
+            continue
+        half = numpy_helper.from_array(w.astype(np.float16), init.name + "_half")
+        kept.append(half)
+        casts.append(helper.make_node("Cast", [half.name], [init.name], to=TensorProto.FLOAT))
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+    nodes = casts + list(graph.node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
