@@ -94,3 +94,23 @@ def test_the_shipped_model_names_its_second() -> None:
     reader = CardReader()
     assert reader.second is not None and reader.second_min_prob == 0.8
     assert reader.warnings == []
+
+
+def test_the_players_are_told_when_the_second_is_missing(tmp_path: Path) -> None:
+    from scorekeeper.web.vision import reader_for
+
+    class Vision:
+        def __init__(self, reader: object) -> None:
+            self._reader = reader
+
+        def reader(self) -> object:
+            return self._reader
+
+    class Reader:
+        def __init__(self) -> None:
+            self.warnings = ["the second classifier x.onnx cannot be loaded (gone); "
+                             "the first reads alone"]
+
+    stand_in = Reader()
+    reader, warnings = reader_for(Vision(stand_in), tmp_path, None)
+    assert reader is stand_in and warnings == stand_in.warnings

@@ -80,7 +80,7 @@ def reader_for(vision: Any, data_dir: Path, deck: str | None) -> tuple[Any, list
 
     profile, warning = deck_for_reading(data_dir, deck)
     warnings = [warning] if warning else []
-    if profile is None:
-        return vision.reader(), warnings
-    reader = vision.for_deck(profile)
+    # the reader's own warnings too: a deck's model, or the generic second classifier, that
+    # could not be loaded (it reads without it, and the players are told)
+    reader = vision.reader() if profile is None else vision.for_deck(profile)
     return reader, warnings + list(getattr(reader, "warnings", []))
