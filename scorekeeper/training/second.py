@@ -35,10 +35,13 @@ THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 @dataclass(frozen=True)
 class SecondPlan:
-    """What the shipped second classifier was trained on (0.21.0's s1)."""
+    """What the shipped second classifier was trained on (0.21.0's s3): readable random
+    scenes, tight fans of the art decks in `fan_folders` folders, and one more of fans
+    printed in the 12 procedural font decks."""
 
     readable_scenes: int = 6000
-    fan_scenes: int = 2000
+    fan_scenes: int = 2000  # a folder
+    fan_folders: int = 3
     val_scenes: int = 200
     epochs: int = 2
     lr: float = 5e-3  # the warm plan's one-cycle peak
@@ -61,20 +64,25 @@ def _rendered(folder: Path) -> int:
 def render_scenes(work: Path, plan: SecondPlan) -> tuple[list[Path], Path]:
     """Readable random scenes and tight fans of the training designs, and readable
     validation scenes (each skipped when already rendered)."""
-    readable, fans, val = work / "second-readable", work / "second-fans", work / "second-val"
+    readable, val = work / "second-readable", work / "second-val"
     workers = str(os.cpu_count() or 1)
     if _rendered(readable) < plan.readable_scenes:
         _synth("render", "--out", str(readable), "--count", str(plan.readable_scenes),
                "--size", "640", "--decks", "train", "--seed", str(plan.seed),
                "--workers", workers, "--font-decks", "12", "--readable")
-    if _rendered(fans) < plan.fan_scenes:
-        _synth("fans", "--out", str(fans), "--count", str(plan.fan_scenes), "--decks", "train",
-               "--seed", str(plan.seed + 10))
+    fans = []
+    for k in range(plan.fan_folders + 1):  # the last: fans of the font decks
+        folder = work / f"second-fans-{k}"
+        fonts = ["--font-decks", "12"] if k == plan.fan_folders else []
+        if _rendered(folder) < plan.fan_scenes:
+            _synth("fans", "--out", str(folder), "--count", str(plan.fan_scenes),
+                   "--decks", "train", "--seed", str(plan.seed + 10 + k), *fonts)
+        fans.append(folder)
     if _rendered(val) < plan.val_scenes:
         _synth("render", "--out", str(val), "--count", str(plan.val_scenes), "--size", "640",
                "--decks", "train", "--seed", str(plan.seed + 1), "--workers", workers,
                "--readable")
-    return [readable, fans], val
+    return [readable, *fans], val
 
 
 def train_second(models: Path, scenes: list[Path], val: Path, plan: SecondPlan) -> dict:
@@ -163,14 +171,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="the `make model` work folder (its val/ chooses the threshold)")
     ap.add_argument("--models", type=Path, required=True)
     ap.add_argument("--readable-scenes", type=int, default=SecondPlan.readable_scenes)
-    ap.add_argument("--fan-scenes", type=int, default=SecondPlan.fan_scenes)
+    ap.add_argument("--fan-scenes", type=int, default=SecondPlan.fan_scenes,
+                    help="fans a folder (the art decks' folders and the font decks' one)")
+    ap.add_argument("--fan-folders", type=int, default=SecondPlan.fan_folders)
     ap.add_argument("--val-scenes", type=int, default=SecondPlan.val_scenes)
     ap.add_argument("--epochs", type=int, default=SecondPlan.epochs)
     args = ap.parse_args(argv)
     if not (args.work / "val" / "cards").is_dir():
         ap.error(f"{args.work / 'val'}: no validation scenes (`make model` renders them)")
     plan = SecondPlan(readable_scenes=args.readable_scenes, fan_scenes=args.fan_scenes,
-                      val_scenes=args.val_scenes, epochs=args.epochs)
+                      fan_folders=args.fan_folders, val_scenes=args.val_scenes,
+                      epochs=args.epochs)
     build_second(args.work, args.models, plan)
     return 0
 

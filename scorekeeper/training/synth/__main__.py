@@ -39,7 +39,12 @@ def _decks(args: argparse.Namespace) -> list | None:
 def _fan_decks(args: argparse.Namespace) -> list:
     """`fans`' decks: the installed art, or the cards cut from `--real`'s photos."""
     if args.real is None:
-        return _decks(args) or []
+        decks = _decks(args) or []
+        if args.font_decks:
+            from scorekeeper.training.synth.fontdeck import make_decks
+
+            decks = [*decks, *make_decks(args.font_decks, args.seed)]
+        return decks
     from scorekeeper.training.synth.realcards import faces_from_labels, real_deck, skip_names
 
     skip = skip_names(args.skip) if args.skip else None
@@ -178,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="where --real's image paths start (default: beside the file)")
     fan.add_argument("--skip", type=Path, default=None, metavar="LABELS",
                      help="leave out the photos this labels file names (an enrolment set)")
+    fan.add_argument("--font-decks", type=int, default=0,
+                     help="procedural designs printed in the installed fonts (synth/fontdeck.py), "
+                          "fanned beside the art decks: more print for training")
     fan.add_argument("--whole-deck", action="store_true",
                      help="each photo one deck's 52 cards in four fans of 13 (1600 × 1200), "
                           "with labels.jsonl for `deck add --labels`: a deck enrolled in fans")
