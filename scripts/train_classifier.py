@@ -20,45 +20,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import random
 import shutil
 from pathlib import Path
 
 import numpy as np
 
 from scorekeeper.training import classifier_train
-from scorekeeper.training.crops import crops_from_dataset
+from scorekeeper.training.crops import training_crops
 from scorekeeper.training.mixed_precision import cpu_has_bf16
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def crops(scenes: list[Path], val: Path, seed: int, caches: list[Path], readable: int = 1
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every folder's crops and the validation crops; `caches`: one .npz for all folders,
-    or one per folder (in order), each cut and written when missing."""
-    if len(caches) > 1:
-        if len(caches) != len(scenes):
-            raise SystemExit("--cache: one file, or one per --scenes folder")
-        parts = [crops([folder], val, seed, [cache], readable)
-                 for folder, cache in zip(scenes, caches, strict=True)]
-        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                parts[0][2], parts[0][3])
-    cache = caches[0] if caches else None
-    if cache is not None and cache.exists():
-        z = np.load(cache)
-        return z["x"], z["y"], z["vx"], z["vy"]
-    rng = random.Random(seed)
-    workers = os.cpu_count() or 1
-    cut = [crops_from_dataset(folder, rng, per_index=1, workers=workers, readable=readable)
-           for folder in scenes]
-    x = np.concatenate([p[0] for p in cut])
-    y = np.concatenate([p[1] for p in cut])
-    vx, vy = crops_from_dataset(val, rng, per_index=1, workers=workers)
-    if cache is not None:
-        np.savez(cache, x=x, y=y, vx=vx, vy=vy)
-    return x, y, vx, vy
 
 
 def main() -> None:
@@ -85,7 +56,8 @@ def main() -> None:
     for f in args.base.iterdir():
         if f.is_file() and not (args.out / f.name).exists():
             shutil.copy(f, args.out / f.name)
-    x, y, vx, vy = crops(args.scenes, args.val, args.crop_seed, args.cache, args.readable_copies)
+    x, y, vx, vy = training_crops(args.scenes, args.val, args.crop_seed, args.cache,
+                                  args.readable_copies)
     for mined in args.negatives:
         z = np.load(mined)
         x, y = np.concatenate([x, z["x"]]), np.concatenate([y, z["y"]])

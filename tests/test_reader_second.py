@@ -63,27 +63,27 @@ def test_without_a_second_the_first_reads_alone() -> None:
     assert [c.card for c in reader.read(np.zeros((960, 1280, 3), np.uint8)).cards] == ["7H"]
 
 
-def test_model_json_names_the_second(tmp_path: Path) -> None:
-    from scorekeeper.vision.reader import CardReader
-
+def _models_naming(tmp_path: Path, onnx: str) -> Path:
+    """A copy of the shipped model whose model.json names `onnx` as its second at 0.8."""
     models = tmp_path / "models"
     shutil.copytree(ROOT / "models", models, ignore=shutil.ignore_patterns("*ncnn*", "*.pt"))
     meta = json.loads((models / "model.json").read_text())
-    meta["classifier"]["second"] = {"onnx": "cards-cls.onnx", "min_prob": 0.8}
+    meta["classifier"]["second"] = {"onnx": onnx, "min_prob": 0.8}
     (models / "model.json").write_text(json.dumps(meta))
-    reader = CardReader(models)
+    return models
+
+
+def test_model_json_names_the_second(tmp_path: Path) -> None:
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader(_models_naming(tmp_path, "cards-cls.onnx"))
     assert reader.second is not None and reader.second_min_prob == 0.8
 
 
 def test_a_missing_second_leaves_the_first_reading(tmp_path: Path) -> None:
     from scorekeeper.vision.reader import CardReader
 
-    models = tmp_path / "models"
-    shutil.copytree(ROOT / "models", models, ignore=shutil.ignore_patterns("*ncnn*", "*.pt"))
-    meta = json.loads((models / "model.json").read_text())
-    meta["classifier"]["second"] = {"onnx": "no-such.onnx", "min_prob": 0.8}
-    (models / "model.json").write_text(json.dumps(meta))
-    reader = CardReader(models)
+    reader = CardReader(_models_naming(tmp_path, "no-such.onnx"))
     assert reader.second is None
     assert any("second classifier" in w for w in reader.warnings)
 

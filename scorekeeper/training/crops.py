@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -106,3 +107,33 @@ def crops_from_dataset(root: Path, rng: random.Random, per_index: int = 2,
     if not xs:
         raise FileNotFoundError(f"no labelled images under {root}")
     return np.stack(xs), np.array(ys, dtype=np.int64)
+
+
+def training_crops(scenes: list[Path], val: Path, seed: int, caches: list[Path | None],
+                   readable: int = 1
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every folder's crops and the validation crops; `caches`: one .npz for all folders,
+    or one per folder (in order; None: not kept), each cut and written when missing. With
+    one a folder, each folder is cut with its own `Random(seed)`, and the validation crops
+    with the first folder's after it."""
+    if len(caches) > 1:
+        if len(caches) != len(scenes):
+            raise SystemExit("--cache: one file, or one per --scenes folder")
+        parts = [training_crops([folder], val, seed, [cache], readable)
+                 for folder, cache in zip(scenes, caches, strict=True)]
+        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                parts[0][2], parts[0][3])
+    cache = caches[0] if caches else None
+    if cache is not None and cache.exists():
+        z = np.load(cache)
+        return z["x"], z["y"], z["vx"], z["vy"]
+    rng = random.Random(seed)
+    workers = os.cpu_count() or 1
+    cut = [crops_from_dataset(folder, rng, per_index=1, workers=workers, readable=readable)
+           for folder in scenes]
+    x = np.concatenate([p[0] for p in cut])
+    y = np.concatenate([p[1] for p in cut])
+    vx, vy = crops_from_dataset(val, rng, per_index=1, workers=workers)
+    if cache is not None:
+        np.savez(cache, x=x, y=y, vx=vx, vy=vy)
+    return x, y, vx, vy

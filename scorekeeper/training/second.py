@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -87,20 +86,11 @@ def render_scenes(work: Path, plan: SecondPlan) -> tuple[list[Path], Path]:
 
 def train_second(models: Path, scenes: list[Path], val: Path, plan: SecondPlan) -> dict:
     """The models' classifier trained further on `scenes` → models/FILE (and .pt, .json)."""
-    import numpy as np
-
     from scorekeeper.training import classifier_train
-    from scorekeeper.training.crops import crops_from_dataset
+    from scorekeeper.training.crops import training_crops
 
-    workers = os.cpu_count() or 1
-    cut = []
-    for i, folder in enumerate(scenes):  # each folder's crops as scripts/train_classifier.py
-        rng = random.Random(1)           # cuts them with one cache a folder
-        cut.append(crops_from_dataset(folder, rng, per_index=1, workers=workers,
-                                      readable=plan.readable_copies))
-        if i == 0:
-            vx, vy = crops_from_dataset(val, rng, per_index=1, workers=workers)
-    x, y = np.concatenate([c[0] for c in cut]), np.concatenate([c[1] for c in cut])
+    # one crop seed a folder, as scripts/train_classifier.py cuts them with a cache a folder
+    x, y, vx, vy = training_crops(scenes, val, 1, [None] * len(scenes), plan.readable_copies)
     log(f"{len(x)} training crops, {len(vx)} validation crops")
     out = models / FILE
     stats = classifier_train.train(x, y, out, epochs=plan.epochs, seed=3, val=(vx, vy),
@@ -116,11 +106,7 @@ def _with_second(models: Path, into: Path, min_prob: float | None) -> Path:
     """A copy of `models` (no PyTorch or NCNN files) whose model.json names the second
     at `min_prob`, or names none (None)."""
     shutil.copytree(models, into, ignore=shutil.ignore_patterns("*ncnn*", "*.pt"))
-    meta = json.loads((into / "model.json").read_text())
-    meta["classifier"].pop("second", None)
-    if min_prob is not None:
-        meta["classifier"]["second"] = {"onnx": FILE, "min_prob": min_prob}
-    (into / "model.json").write_text(json.dumps(meta))
+    name_second(into, min_prob, {})
     return into
 
 
@@ -165,31 +151,6 @@ def build_second(work: Path, models: Path, plan: SecondPlan = SecondPlan()) -> f
     return min_prob
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--work", type=Path, required=True,
-                    help="the `make model` work folder (its val/ chooses the threshold)")
-    ap.add_argument("--models", type=Path, required=True)
-    ap.add_argument("--readable-scenes", type=int, default=SecondPlan.readable_scenes)
-    ap.add_argument("--fan-scenes", type=int, default=SecondPlan.fan_scenes,
-                    help="fans a folder (the art decks' folders and the font decks' one)")
-    ap.add_argument("--fan-folders", type=int, default=SecondPlan.fan_folders)
-    ap.add_argument("--val-scenes", type=int, default=SecondPlan.val_scenes)
-    ap.add_argument("--epochs", type=int, default=SecondPlan.epochs)
-    args = ap.parse_args(argv)
-    if not (args.work / "val" / "cards").is_dir():
-        ap.error(f"{args.work / 'val'}: no validation scenes (`make model` renders them)")
-    plan = SecondPlan(readable_scenes=args.readable_scenes, fan_scenes=args.fan_scenes,
-                      fan_folders=args.fan_folders, val_scenes=args.val_scenes,
-                      epochs=args.epochs)
-    build_second(args.work, args.models, plan)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def store_half(path: Path) -> None:
     """Keep the network's weights in float16 (half the file), each cast back to float32
     once when the runtime loads it, so it still computes in float32: the second classifier
@@ -216,3 +177,29 @@ def store_half(path: Path) -> None:
     graph.node.extend(nodes)
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", type=Path, required=True,
+                    help="the `make model` work folder (its val/ chooses the threshold)")
+    ap.add_argument("--models", type=Path, required=True)
+    ap.add_argument("--readable-scenes", type=int, default=SecondPlan.readable_scenes)
+    ap.add_argument("--fan-scenes", type=int, default=SecondPlan.fan_scenes,
+                    help="fans a folder (the art decks' folders and the font decks' one)")
+    ap.add_argument("--fan-folders", type=int, default=SecondPlan.fan_folders)
+    ap.add_argument("--val-scenes", type=int, default=SecondPlan.val_scenes)
+    ap.add_argument("--epochs", type=int, default=SecondPlan.epochs)
+    args = ap.parse_args(argv)
+    if not (args.work / "val" / "cards").is_dir():
+        ap.error(f"{args.work / 'val'}: no validation scenes (`make model` renders them)")
+    plan = SecondPlan(readable_scenes=args.readable_scenes, fan_scenes=args.fan_scenes,
+                      fan_folders=args.fan_folders, val_scenes=args.val_scenes,
+                      epochs=args.epochs)
+    build_second(args.work, args.models, plan)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
