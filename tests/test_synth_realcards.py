@@ -11,7 +11,15 @@ import cv2
 import numpy as np
 
 from scorekeeper.training.synth import realcards
-from scorekeeper.training.synth.realcards import H, W, cut_card, faces_from_labels, real_deck
+from scorekeeper.training.synth.realcards import (
+    H,
+    Origin,
+    W,
+    cut_card,
+    faces_from_labels,
+    faces_with_origins,
+    real_deck,
+)
 
 
 def _card(red: bool = False) -> np.ndarray:
@@ -51,6 +59,10 @@ def test_a_clean_card_is_cut_upright_with_both_indices(tmp_path: Path) -> None:
     assert tl[0] < 0.1 * W and tl[1] < 0.1 * H  # at the corner, not somewhere in the middle
     assert br[2] > 0.9 * W and br[3] > 0.9 * H
     assert real_deck("real", faces).by_card["AS"] == [face]
+    # the same cut, with where it came from: its photo and its labelled box's short side
+    again, origins, _ = faces_with_origins(tmp_path / "labels.jsonl")
+    assert len(again) == 1 and np.array_equal(again[0].image, face.image)
+    assert origins == [Origin("p.png", float(min(box[2] - box[0], box[3] - box[1])))]
 
 
 def test_the_suit_colour_must_match_the_label(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -134,11 +135,29 @@ def cut_card(image: np.ndarray, box: list[float],
     return np.dstack([face, alpha]), "ok"
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a cut face came from: its photo, and the short side (px) of its labelled box
+    there (how much print the cut had to work with)."""
+
+    photo: str
+    side: float
+
+
 def faces_from_labels(labels: Path, images: Path | None = None,
                       skip: set[str] | None = None) -> tuple[list[Face], Counter[str]]:
     """Every clean card of the labelled photos as a face (photos named in `skip` left out),
     and how many cards each test turned away."""
+    faces, _, why = faces_with_origins(labels, images, skip)
+    return faces, why
+
+
+def faces_with_origins(labels: Path, images: Path | None = None,
+                       skip: set[str] | None = None
+                       ) -> tuple[list[Face], list[Origin], Counter[str]]:
+    """`faces_from_labels`, and each face's `Origin` (the same order)."""
     faces: list[Face] = []
+    origins: list[Origin] = []
     why: Counter[str] = Counter()
     for line in labels.read_text().splitlines():
         if not line.strip():
@@ -169,8 +188,10 @@ def faces_from_labels(labels: Path, images: Path | None = None,
                     faces.append(Face(str(c["card"]), face,
                                       [(int(b[0]), int(b[1]), int(b[2]), int(b[3]))
                                        for b in boxes]))
+                    x1, y1, x2, y2 = c["box"]
+                    origins.append(Origin(name, float(min(x2 - x1, y2 - y1))))
             why[reason] += 1
-    return faces, why
+    return faces, origins, why
 
 
 def skip_names(jsonl: Path) -> set[str]:
