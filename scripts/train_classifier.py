@@ -51,6 +51,8 @@ def main() -> None:
                     help="jittered crops of each corner labelled readable (render --readable)")
     ap.add_argument("--negatives", type=Path, nargs="+", default=[],
                     help="mined `none` crops (scripts/mine_negatives.py) to add")
+    ap.add_argument("--hard-looks", type=float, default=0.0,
+                    help="share of each batch shown as the real photos' worst corners look")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for f in args.base.iterdir():
@@ -64,7 +66,8 @@ def main() -> None:
     print(f"{len(x)} training crops, {len(vx)} validation crops", flush=True)
     stats = classifier_train.train(x, y, args.out / "cards-cls.onnx", epochs=args.epochs,
                                    seed=args.seed, val=(vx, vy), width=args.width, batch=64,
-                                   lr=args.lr, bf16=cpu_has_bf16(), init=args.init)
+                                   lr=args.lr, bf16=cpu_has_bf16(), init=args.init,
+                                   hard=args.hard_looks)
     stats["scenes"] = [str(p) for p in args.scenes]
     (args.out / "cards-cls.json").write_text(json.dumps(stats, indent=1))
     print(json.dumps({k: v for k, v in stats.items() if k != "history"}))

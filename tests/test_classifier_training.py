@@ -75,6 +75,25 @@ def test_low_res_crops_lose_detail_and_keep_their_shape() -> None:
     assert any(same) and not all(same)
 
 
+def test_hard_looks_change_only_the_chosen_crops_and_stay_in_range() -> None:
+    torch = pytest.importorskip("torch")
+    from scorekeeper.training.classifier_train import _augment, _hard_looks
+
+    x = torch.rand(64, 3, 48, 48)
+    assert _hard_looks(x, torch.Generator().manual_seed(0), 0.0) is x
+    every = _hard_looks(x, torch.Generator().manual_seed(0), 1.0)
+    assert every.shape == x.shape and float(every.min()) >= 0 and float(every.max()) <= 1
+    assert not any(bool(torch.equal(every[i], x[i])) for i in range(64))
+    half = _hard_looks(x, torch.Generator().manual_seed(1), 0.5)
+    same = [bool(torch.equal(half[i], x[i])) for i in range(64)]
+    assert any(same) and not all(same)
+    # the same generator seed gives the same looks: a run can be repeated
+    again = _hard_looks(x, torch.Generator().manual_seed(1), 0.5)
+    assert torch.equal(half, again)
+    out = _augment(x, torch.Generator().manual_seed(2), hard=0.3)
+    assert out.shape == x.shape and float(out.min()) >= 0 and float(out.max()) <= 1
+
+
 def test_a_warm_start_keeps_the_classifier_width_its_record_names(tmp_path: Path) -> None:
     import json
 

@@ -79,13 +79,16 @@ def widen(old: dict, new: dict) -> dict:
     return out
 
 
-def _augment(x, gen, low_res: float = 0.0):
+def _augment(x, gen, low_res: float = 0.0, hard: float = 0.0):
     """Quarter turns, lighting and blur the scenes may not have covered; `low_res`: the
-    share of crops shrunk to an index of 10–24 px and enlarged again (`_low_res`)."""
+    share of crops shrunk to an index of 10–24 px and enlarged again (`_low_res`); `hard`:
+    the share shown as a real photo's worst corners look (`_hard_looks`)."""
     import torch
 
     k = int(torch.randint(0, 4, (1,), generator=gen))
     x = torch.rot90(x, k, dims=(2, 3))
+    if hard > 0:
+        x = _hard_looks(x, gen, hard)
     n = x.shape[0]
     gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.6
     bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
@@ -95,6 +98,61 @@ def _augment(x, gen, low_res: float = 0.0):
     if low_res > 0:
         x = _low_res(x, gen, low_res)
     return (x * gain * tint + bias).clamp(0, 1)
+
+
+def _uniform(gen, shape: tuple[int, ...], lo: float, hi: float):
+    import torch
+
+    return lo + (hi - lo) * torch.rand(shape, generator=gen)
+
+
+def _hard_looks(x, gen, share: float):
+    """A share of the batch as the real photos' corners the reader lost most often look
+    (docs/model-experiments.md, 0.22.0): dim grey paper of little contrast, motion blur,
+    a thin object across the index (a pen, a finger's edge), deep shade across the corner.
+    The rendered scenes light a card evenly and blur it gently, so none of these is in
+    them; one of the four is drawn for each chosen crop, and its label is kept (a person
+    still reads each)."""
+    import torch
+    from torch.nn import functional
+
+    n, _, h, w = x.shape
+    chosen = (torch.rand(n, generator=gen) < share).nonzero().squeeze(1)
+    m = len(chosen)
+    if not m:
+        return x
+    sub = x[chosen]
+    shape = (m, 1, 1, 1)
+    mean = sub.mean((1, 2, 3), keepdim=True)
+    dim = ((sub - mean) * _uniform(gen, shape, 0.35, 0.7) + mean) * _uniform(gen, shape, 0.4, 0.8)
+    length = int(torch.randint(3, 8, (1,), generator=gen))  # one streak a batch
+    angle = float(_uniform(gen, (1,), 0, math.pi))
+    kernel = torch.zeros(length, length)
+    c = (length - 1) / 2
+    for t in torch.linspace(-c, c, 4 * length):
+        kernel[round(c + float(t) * math.sin(angle)), round(c + float(t) * math.cos(angle))] = 1
+    kernel = (kernel / kernel.sum()).expand(3, 1, length, length)
+    pad = (length // 2, length - 1 - length // 2) * 2
+    blur = functional.conv2d(functional.pad(sub, pad, mode="replicate"), kernel, groups=3)
+    yy, xx = torch.meshgrid(torch.arange(h, dtype=torch.float32),
+                            torch.arange(w, dtype=torch.float32), indexing="ij")
+    theta = _uniform(gen, shape, 0, math.pi)
+    px, py = _uniform(gen, shape, 0.2 * w, 0.8 * w), _uniform(gen, shape, 0.2 * h, 0.8 * h)
+    dist = ((xx - px) * torch.sin(theta) - (yy - py) * torch.cos(theta)).abs()
+    half = _uniform(gen, shape, 0.8, 2.2)
+    ink = torch.sigmoid((half - dist) * 3)
+    bar = sub * (1 - ink) + _uniform(gen, (m, 3, 1, 1), 0.0, 0.3) * ink
+    ramp = (xx - w / 2) * torch.cos(theta) + (yy - h / 2) * torch.sin(theta)
+    ramp = (ramp - ramp.amin((2, 3), keepdim=True)) / (
+        ramp.amax((2, 3), keepdim=True) - ramp.amin((2, 3), keepdim=True))
+    low = _uniform(gen, shape, 0.25, 0.6)
+    shade = sub * (low + (1 - low) * ramp)
+    kind = torch.randint(0, 4, (m,), generator=gen).view(m, 1, 1, 1)
+    looks = torch.where(kind == 0, dim, torch.where(kind == 1, blur, torch.where(
+        kind == 2, bar, shade)))
+    x = x.clone()
+    x[chosen] = looks.to(x.dtype)
+    return x
 
 
 LOW_RES_PX = (10, 24)  # the index sizes `_low_res` brings crops down to
@@ -128,13 +186,14 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
           seed: int = 0, val: tuple[np.ndarray, np.ndarray] | None = None,
           init: Path | None = None, lr: float = 2e-2, width: int = 16,
           design: Callable[[int], Any] | None = None, bf16: bool = False,
-          low_res: float = 0.0) -> dict:
+          low_res: float = 0.0, hard: float = 0.0) -> dict:
     """Train (or continue from `init` weights), save `out` (ONNX) and its weights (.pt).
 
     `design` builds another network from `width`, to compare designs at equal cost
     (models/README.md, "Classifier design").
     `init` weights of a narrower network of the same design are widened (`widen`).
     `low_res`: the share of each batch shown as a small index would crop (`_low_res`).
+    `hard`: the share shown as the real photos' worst corners look (`_hard_looks`).
     `bf16`: on a CPU, bfloat16 autocast with channels-last tensors (training/mixed_precision.py).
 
     On a GPU the whole crop set moves to the device once: the batches are tiny, so copying
@@ -173,8 +232,8 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
         total, correct = 0.0, 0
         for i in range(0, len(xt), batch):
             idx = order[i:i + batch].to(xt.device)
-            xb = _augment(xt[idx].float() / 255, gen, low_res).to(device,
-                                                                memory_format=layout)
+            xb = _augment(xt[idx].float() / 255, gen, low_res, hard).to(
+                device, memory_format=layout)
             yb = yt[idx]
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
                 logits = model(xb)
@@ -203,7 +262,7 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     export_onnx(model, out)
     return {"history": history, "seconds": round(time.time() - start, 1), "samples": len(xt),
-            "width": width, "device": device, "bf16": bf16, "low_res": low_res}
+            "width": width, "device": device, "bf16": bf16, "low_res": low_res, "hard": hard}
 
 
 def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:
