@@ -8,6 +8,7 @@ to a temporary file beside it, reach the disk (fsync), and are renamed over the 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -25,3 +26,12 @@ def write_atomic(path: Path, data: str | bytes, *, private: bool = False) -> Non
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, path)
+
+
+def file_digest(path: Path) -> str | None:
+    """The file's SHA-256 (hex), or None when it cannot be read: what a record names to say
+    which exact file it was made with."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None

@@ -68,6 +68,12 @@ def test_enrol_adapt_and_read_better(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert main(["deck", "list"]) == 0
     assert "drawn: " in capsys.readouterr().out
     assert CardReader().deck is None and CardReader(deck=profile).deck == "drawn"
+    # installed with the check that read it beside the generic second classifier, and so
+    # read at the table: the manifest names that exact file
+    from scorekeeper.files import file_digest
+
+    assert profile.checked_second == file_digest(ROOT / "models" / "cards-cls-fans.onnx")
+    assert CardReader(deck=profile).second is not None
 
     # a run whose model reads the held-back cards no better is not installed
     import scorekeeper.training.adapt as adapt
@@ -94,6 +100,33 @@ def test_the_check_scores_cards_and_no_index() -> None:
     assert score(np.eye(54)[[1, 0, 2]], labels)["false"] == 3
     unsure = np.full((3, 54), 1 / 54)  # no sure answer: only the `none` crop is right
     assert score(unsure, labels)["accuracy"] == pytest.approx(1 / 3)
+
+
+def test_the_check_weighs_the_second_where_the_reader_asks_it() -> None:
+    """As `CardReader._second_look`: only crops the first answers `none` or under the card
+    threshold, and only a card answer at the second's own threshold or more."""
+    from scorekeeper.training.adapt_check import CLASS_OF, Second, score
+
+    class Stub:
+        asked = 0
+
+        def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+            self.asked += len(crops)
+            return np.array([np.eye(54)[CLASS_OF[c]] * p + (1 - p) / 54
+                             for c, p in (("3D", 0.9), ("4D", 0.6))][:len(crops)])
+
+    stub = Stub()
+    second = Second(stub, 0.8, "digest")
+    labels = np.array([CLASS_OF[c] for c in ("KS", "3D", "4D")])
+    first = np.array([np.eye(54)[CLASS_OF["KS"]],  # sure: never asked again
+                      np.eye(54)[CLASS_OF["none"]],  # turned down: the second reads 3D (0.9)
+                      np.full(54, 1 / 54)])  # unsure: the second's 4D at 0.6 is too unsure
+    crops = np.zeros((3, 48, 48, 3), np.uint8)
+    paired = second.beside(first, crops, 0.55)
+    assert stub.asked == 2
+    assert score(first, labels, 0.55)["accuracy"] == pytest.approx(1 / 3)
+    assert score(paired, labels, 0.55)["accuracy"] == pytest.approx(2 / 3)
+    assert np.array_equal(paired[[0, 2]], first[[0, 2]])
 
 
 def test_the_check_reads_each_held_back_index_in_fans_too(monkeypatch: pytest.MonkeyPatch

@@ -57,7 +57,8 @@ def _scan(c: TestClient, game_id: int) -> dict:
 
 # ---- a game names its deck ----------------------------------------------------------------
 
-def test_a_game_keeps_its_deck_and_the_list_shows_it(client: TestClient) -> None:
+def test_a_game_keeps_its_deck_and_the_list_shows_it(client: TestClient,
+                                                     tmp_path: Path) -> None:
     game = _game(client, deck="home")
     assert game["deck"] == "home"
     assert client.get(f"/api/games/{game['id']}").json()["deck"] == "home"
@@ -65,8 +66,15 @@ def test_a_game_keeps_its_deck_and_the_list_shows_it(client: TestClient) -> None
     decks = client.get("/api/decks").json()  # public
     assert [d["name"] for d in decks["decks"]] == ["home"]
     assert decks["decks"][0] == {"name": "home", "examples": 0, "learned": 0, "adapted": False,
-                                 "installed": None, "check": None}
+                                 "installed": None, "second": False, "check": None}
     assert decks["learn_from_scans"] is True and decks["default"] is None
+    # a deck whose check read the generic second classifier beside its own says so
+    profile = open_deck(tmp_path, "home")
+    profile.manifest["classifier"] = {"onnx": "cards-cls.onnx", "installed": "2026-12-03",
+                                      "second": "0" * 64}
+    profile.save()
+    row = client.get("/api/decks").json()["decks"][0]
+    assert row["adapted"] is True and row["second"] is True
 
 
 def test_a_game_keeps_its_deck_after_a_restart(tmp_path: Path) -> None:

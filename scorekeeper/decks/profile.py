@@ -7,7 +7,9 @@
     <data dir>/decks/NAME/photos/         the whole photos the crops were cut from (JPEG): the
                                           install check reads held-back ones whole
     <data dir>/decks/NAME/cards-cls.onnx  the adapted classifier, once `deck adapt` beat the
-                                          generic one on the deck's held-back examples
+                                          generic one on the deck's held-back examples (the
+                                          manifest names the generic second classifier the
+                                          check read beside it, which then reads beside it)
     <data dir>/decks/NAME/cards-det.onnx  the adapted detector, likewise (either or both)
 
 A profile is read often (every scan of a game that names it) and written rarely, so every
@@ -80,6 +82,14 @@ class DeckProfile:
         return self.folder / cls["onnx"] if isinstance(cls, dict) and cls.get("onnx") else None
 
     @property
+    def checked_second(self) -> str | None:
+        """The SHA-256 of the generic second classifier the install check read beside the
+        deck's classifier (the reader keeps that file, and only it, beside it), or None."""
+        cls = self.manifest.get("classifier")
+        second = cls.get("second") if isinstance(cls, dict) else None
+        return second if isinstance(second, str) else None
+
+    @property
     def detector_path(self) -> Path | None:
         """The adapted detector (ONNX), or None while the deck reads with the generic one."""
         det = self.manifest.get("detector")
@@ -106,23 +116,19 @@ class DeckProfile:
         self.manifest["examples"] = len(rows)
         self.save()
 
-    def install_classifier(self, onnx: Path, check: dict[str, Any]) -> Path:
-        """Move a checked classifier into place and record its held-back figures."""
-        target = self.folder / CLASSIFIER
-        os.replace(onnx, target)
-        self.manifest["classifier"] = {"onnx": CLASSIFIER, "installed": _now(), "check": check}
-        self.save()
-        return target
-
-    def install_models(self, files: dict[str, Path], check: dict[str, Any]) -> None:
+    def install_models(self, files: dict[str, Path], check: dict[str, Any],
+                       second: str | None = None) -> None:
         """Move a checked model set into place: `files` maps "detector" and/or "classifier"
         to its ONNX file. A network the set leaves out is removed from the deck: the check
-        read with the generic one there."""
+        read with the generic one there. `second`: the digest of the generic second
+        classifier the check read beside the deck's classifier (`checked_second`)."""
         now = _now()
         for kind, name in (("detector", DETECTOR), ("classifier", CLASSIFIER)):
             if kind in files:
                 os.replace(files[kind], self.folder / name)
                 self.manifest[kind] = {"onnx": name, "installed": now, "check": check}
+                if kind == "classifier" and second is not None:
+                    self.manifest[kind]["second"] = second
             elif self.manifest.pop(kind, None) is not None:
                 (self.folder / name).unlink(missing_ok=True)
         self.save()
@@ -139,6 +145,8 @@ class DeckProfile:
                      f"{c.get('adapted', 0):.1%} against the generic model's "
                      f"{c.get('generic', 0):.1%} "
                      f"({c.get('held_back', '?')} {c.get('unit', 'crops')})")
+            if self.checked_second:
+                model += ", the generic second classifier beside it"
             photos = c.get("photos")
             if isinstance(photos, dict) and "adapted" in photos:
                 model += (f"; held-back photos, {photos.get('cards')} cards: exact/false "

@@ -53,6 +53,7 @@ from scorekeeper.training.adapt_check import (
     candidate_reads,
     crop_check,
     figures,
+    generic_second,
     held_photos,
     load_photos,
     photo_rivals,
@@ -184,8 +185,9 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
             f"adapting {profile.name}", out)
         print(f"checking on {len(split.back)} held-back crops and {len(photos)} whole "
               "photos", file=out)
+        second = generic_second(models)  # the adapted classifier reads beside it
         check = crop_check(generic, model, profile, stored, labels, split.back,
-                       reader_threshold(models), [tuple(r["box"]) for r in rows])
+                           reader_threshold(models), [tuple(r["box"]) for r in rows], second)
         mine_crops, best_crops = check.pop("adapted_key"), check.pop("best_key")
         # a tie is no evidence: more held-back crops read right, and no more falsely
         gain = mine_crops[0] > best_crops[0] and mine_crops[1] >= best_crops[1]
@@ -196,7 +198,8 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
         why = None
         if photos:
             rivals = photo_rivals(models, profile, photos, images)
-            mine = candidate_reads(models, profile, {"classifier": tmp}, photos, images)
+            mine = candidate_reads(models, profile, {"classifier": tmp}, photos, images,
+                                   second.digest if second else None)
             why = "the adapted classifier does not load" if mine is None \
                 else refusal(mine, rivals)
             check["photos"] = {"photos": len(photos), "whole": split.whole,
@@ -217,7 +220,8 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
         if why is not None:
             return Outcome(False, check, time.monotonic() - start, steps,
                            f"not installed: {why}{photos_line(check)}")
-        profile.install_models({"classifier": tmp}, check)  # with the generic detector
+        # with the generic detector, and the generic second beside it as checked
+        profile.install_models({"classifier": tmp}, check, second.digest if second else None)
     except KeyboardInterrupt:
         raise Cancelled(f"cancelled: deck {profile.name!r} keeps its model") from None
     finally:

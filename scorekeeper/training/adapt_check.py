@@ -9,12 +9,14 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from scorekeeper.decks.examples import centre_crop, unboxed_cards
 from scorekeeper.decks.profile import DeckProfile
+from scorekeeper.files import file_digest
 from scorekeeper.training.covered import slide_over
 from scorekeeper.training.looks import augment
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES
@@ -186,13 +188,18 @@ def photo_rivals(models: Path, profile: DeckProfile, photos: list[HeldPhoto],
 
 
 def candidate_reads(models: Path, profile: DeckProfile, files: dict[str, Path],
-                    photos: list[HeldPhoto], images: list[np.ndarray]) -> Reads | None:
+                    photos: list[HeldPhoto], images: list[np.ndarray],
+                    second: str | None = None) -> Reads | None:
     """The held-back photos read with the generic networks replaced by `files` ("detector",
-    "classifier": ONNX files in one folder); None when one of them does not load."""
+    "classifier": ONNX files in one folder), the generic second classifier of digest
+    `second` beside the classifier; None when one of them does not load."""
     from scorekeeper.vision.reader import CardReader
 
     folder = {f.parent for f in files.values()}.pop()
-    candidate = DeckProfile(profile.name, folder, {k: {"onnx": f.name} for k, f in files.items()})
+    manifest: dict = {k: {"onnx": f.name} for k, f in files.items()}
+    if second is not None and "classifier" in manifest:
+        manifest["classifier"]["second"] = second
+    candidate = DeckProfile(profile.name, folder, manifest)
     reader = CardReader(models, deck=candidate)
     return None if reader.warnings else read_photos(reader, photos, images)
 
@@ -256,6 +263,45 @@ def fan_looks(stored: list[np.ndarray], labels: np.ndarray, back_at: list[int],
     return out
 
 
+@dataclass(frozen=True)
+class Second:
+    """The generic second classifier as the reader asks it (`CardReader._second_look`):
+    about the crops the first answers `none` or under the card threshold, counted where
+    it answers a card at `min_prob` or more."""
+
+    classifier: Any  # IndexClassifier
+    min_prob: float
+    digest: str
+
+    def beside(self, p: np.ndarray, crops: np.ndarray, min_prob: float) -> np.ndarray:
+        """`p` (the first's answers) with the second's where the reader would take it."""
+        none = CLASS_OF["none"]
+        doubted = np.flatnonzero((p.argmax(1) == none) | (p.max(1) < min_prob))
+        if not len(doubted):
+            return p
+        q = self.classifier.probabilities([crops[i] for i in doubted])
+        take = (q.argmax(1) != none) & (q.max(1) >= self.min_prob)
+        out = p.copy()
+        out[doubted[take]] = q[take]
+        return out
+
+
+def generic_second(models: Path) -> Second | None:
+    """The models' second classifier, or None when they name none or it does not load (the
+    generic reader then reads without it, and so does the check)."""
+    from scorekeeper.vision.classifier import IndexClassifier
+
+    second = json.loads((models / "model.json").read_text()).get("classifier", {}).get("second")
+    if not isinstance(second, dict):
+        return None
+    digest = file_digest(models / second["onnx"])
+    try:
+        classifier = IndexClassifier(models / second["onnx"])
+    except Exception:  # noqa: BLE001 - onnxruntime's own error types: unusable, as the reader
+        return None
+    return None if digest is None else Second(classifier, float(second["min_prob"]), digest)
+
+
 def reader_threshold(models: Path) -> float:
     """The reader's card threshold for these networks, which the check holds every
     candidate to."""
@@ -265,8 +311,11 @@ def reader_threshold(models: Path) -> float:
 
 
 def crop_check(generic, model, profile: DeckProfile, stored: list[np.ndarray], labels: np.ndarray,
-           back_at: list[int], min_prob: float, boxes: list[Box] | None = None) -> dict:
-    """Held-back figures of the generic, the deck's current and the adapted model."""
+           back_at: list[int], min_prob: float, boxes: list[Box] | None = None,
+           second: Second | None = None) -> dict:
+    """Held-back figures of the generic, the deck's current and the adapted model, each
+    with the generic `second` beside it where the reader would read so (the adapted one:
+    installed with it; the current one: where its own check read with that file)."""
     # the held-back crops as photographed, and as a table's camera might see them: the
     # hard cases are what adapting is for, so the check must contain them; with `boxes`,
     # that includes each held-back index in a tight fan (`fan_looks`)
@@ -277,16 +326,21 @@ def crop_check(generic, model, profile: DeckProfile, stored: list[np.ndarray], l
     crops = np.stack(looks + [c for c, _ in fanned])
     truth = np.concatenate([labels[back_at], np.repeat(labels[back_at], CHECK_LOOKS),
                             np.array([y for _, y in fanned], dtype=np.int64)])
-    results = {"generic": score(probabilities(generic, crops), truth, min_prob),
-               "adapted": score(probabilities(model, crops), truth, min_prob)}
+    def read(p: np.ndarray, paired: bool = True) -> dict:
+        return score(second.beside(p, crops, min_prob) if second and paired else p, truth,
+                     min_prob)
+
+    results = {"generic": read(probabilities(generic, crops)),
+               "adapted": read(probabilities(model, crops))}
     current = profile.classifier_path
     if current is not None and current.is_file():
         from scorekeeper.vision.classifier import IndexClassifier
 
         # an unreadable current model is no rival (onnxruntime has its own error types)
         with contextlib.suppress(Exception):
-            results["current"] = score(IndexClassifier(current).probabilities(list(crops)),
-                                       truth, min_prob)
+            results["current"] = read(IndexClassifier(current).probabilities(list(crops)),
+                                      second is not None
+                                      and profile.checked_second == second.digest)
     rivals = {k: v for k, v in results.items() if k != "adapted"}
     # a tie is no evidence: the new model must read more held-back crops right, and not
     # answer more of them falsely (measured: a tie decided on the mean probability of the

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from scorekeeper.files import file_digest
 from scorekeeper.vision.classes import CARD, CARD_CODES, CLASSIFIER_CLASSES, INDEX
 from scorekeeper.vision.classifier import CROP, IndexClassifier, crop_index
 from scorekeeper.vision.detectors import create_detector
@@ -82,9 +83,11 @@ class CardReader:
 
     `deck`: a deck profile whose adapted networks read instead of the generic ones: its
     detector (ONNX; under another runtime the generic detector finds the cards) and its
-    classifier, each where the deck has one. A deck network that cannot be loaded is not
-    fatal: the generic one reads, and `warnings` says so. With no deck, nothing here
-    differs from the generic model.
+    classifier, each where the deck has one; the generic second classifier stays beside
+    the deck's classifier where the deck's install check read with that same file
+    (`DeckProfile.checked_second`). A deck network that cannot be loaded is not fatal: the
+    generic one reads, and `warnings` says so. With no deck, nothing here differs from the
+    generic model.
     """
 
     def __init__(self, models: Path = MODELS, runtime: str | None = None,
@@ -123,15 +126,20 @@ class CardReader:
             self.classifier = self._deck_classifier(deck, deck.classifier_path,
                                                     cls.get("turns", False), cls.get("sure", SURE))
         # a second classifier, taught covered corners, reads what the first turns down; a
-        # deck's own classifier reads alone (the second was measured on generic reading only)
+        # deck's own classifier keeps it beside it only where the deck's install check read
+        # with that very file (else the deck reads as it was checked: alone)
         self.second: IndexClassifier | None = None
         self.second_min_prob = 1.0
+        deck_first = self.classifier is not None
         if self.two_stage and self.classifier is None:
             self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False),
                                               cls.get("sure", SURE))
-            if (second := cls.get("second")) is not None:
-                self._load_second(models / second["onnx"], cls.get("turns", False),
-                                  cls.get("sure", SURE), float(second["min_prob"]))
+        second = cls.get("second") if self.two_stage else None
+        if second is not None and (not deck_first or (
+                deck is not None and deck.checked_second is not None
+                and deck.checked_second == file_digest(models / second["onnx"]))):
+            self._load_second(models / second["onnx"], cls.get("turns", False),
+                              cls.get("sure", SURE), float(second["min_prob"]))
         self.min_prob = card_threshold(meta)
         # a fixed-size input (NCNN) cannot be enlarged: no second look there
         self.refocus = self.two_stage and not config.imgsz

@@ -421,6 +421,9 @@ class DeckRow(_Answer):
     learned: int = 0
     adapted: bool = False
     installed: str | None = None
+    second: bool = Field(False, description="its check read the generic second classifier "
+                         "beside its classifier, which then reads beside it while the "
+                         "models hold that file")
     check: dict[str, Any] | None = None
     broken: str | None = None
 

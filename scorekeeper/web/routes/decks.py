@@ -101,7 +101,7 @@ def deck_rows(data_dir: Path) -> list[dict[str, Any]]:
         rows.append({"name": profile.name, "examples": len(examples),
                      "learned": sum(is_learned(r) for r in examples),
                      "adapted": bool(cls.get("onnx")), "installed": cls.get("installed"),
-                     "check": cls.get("check")})
+                     "second": profile.checked_second is not None, "check": cls.get("check")})
     return rows
 
 
