@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.training.synth.fans import fan_places
+from scorekeeper.training.synth.fans import fan_places, scene_decks
 from scorekeeper.training.synth.realcards import faces_with_origins, real_deck, skip_names
 from scorekeeper.vision.evaluate import _Detections, match_reads, read_labels
 from scorekeeper.vision.fan_eval import BAND_NAMES, fan_truth
@@ -47,8 +47,9 @@ def outcomes(fans: Path, args: argparse.Namespace) -> list[dict]:
     try:
         for path in sorted((fans / "cards").glob("*.json")):
             i = int(path.stem)
-            places = fan_places(np.random.default_rng([meta["seed"], i]), [deck],
-                                tuple(meta["size"]))
+            rng = np.random.default_rng([meta["seed"], i])
+            dealt = scene_decks(rng, [deck], bool(meta.get("one_of_each")))
+            places = fan_places(rng, dealt, tuple(meta["size"]))
             truth = fan_truth(read_labels(path))
             image = load_image(fans / "images" / f"{path.stem}.jpg")
             result = reader.read(image)

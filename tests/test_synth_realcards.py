@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.training.synth import realcards
+from scorekeeper.training.synth.deckset import Face
 from scorekeeper.training.synth.realcards import (
     H,
     Origin,
@@ -112,3 +113,24 @@ def test_fans_of_the_cut_cards_label_every_card_they_show(tmp_path: Path) -> Non
     shown = {o["card"] for o in labels if o["kind"] in ("index", "readable", "covered")}
     assert shown and shown <= {"AS", "AH"}
     assert all(o["deck"] == "real" for o in labels if o.get("card"))
+
+
+def test_a_scene_deals_one_cut_of_each_card_as_one_deck_holds_it(tmp_path: Path) -> None:
+    """Several cuts of one card are several faces of it; a real deck holds one. With
+    `one_of_each` each scene's deck keeps one face a card, drawn afresh a scene."""
+    from scorekeeper.training.synth.fans import one_of_each, render_fans, scene_decks
+
+    def face(card: str, shade: int) -> Face:
+        return Face(card, np.full((H, W, 4), shade, np.uint8), [(0, 0, 20, 40)])
+
+    deck = real_deck("real", [face("AS", 10), face("AS", 20), face("AS", 30), face("KD", 40)])
+    seen = set()
+    for seed in range(20):
+        dealt = one_of_each(np.random.default_rng(seed), deck)
+        assert sorted(f.card for f in dealt.faces) == ["AS", "KD"]
+        seen.add(int(dealt.by_card["AS"][0].image[0, 0, 0]))
+    assert seen == {10, 20, 30}  # every cut still shows, one at a time
+    assert scene_decks(np.random.default_rng(0), [deck], False) == [deck]
+    assert render_fans(tmp_path / "fans", 1, [deck], seed=1, each=True) == 1
+    meta = json.loads((tmp_path / "fans" / "dataset.json").read_text())
+    assert meta["one_of_each"] is True

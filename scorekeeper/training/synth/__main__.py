@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="where --real's image paths start (default: beside the file)")
     fan.add_argument("--skip", type=Path, default=None, metavar="LABELS",
                      help="leave out the photos this labels file names (an enrolment set)")
+    fan.add_argument("--one-of-each", action="store_true",
+                     help="each scene deals from one face of each card (with --real: a real "
+                          "deck holds one of each card, the photos several cuts of some)")
     fan.add_argument("--font-decks", type=int, default=0,
                      help="procedural designs printed in the installed fonts (synth/fontdeck.py), "
                           "fanned beside the art decks: more print for training")
@@ -252,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rendered {n} photos of a whole deck into {args.out}", file=sys.stderr)
             return 0
         n = render_fans(args.out, args.count, _fan_decks(args), args.seed,
-                        (args.size, args.size))
+                        (args.size, args.size), args.one_of_each)
         print(f"rendered {n} fan scenes into {args.out}", file=sys.stderr)
         return 0
     from scorekeeper.training.synth.preview import write_previews

@@ -119,13 +119,31 @@ def _write_scenes(out: Path, count: int, seed: int, meta: dict[str, Any], what: 
     return labels
 
 
+def one_of_each(rng: np.random.Generator, deck: Deck) -> Deck:
+    """The deck as one physical deck holds it: one face of each card, drawn from its faces
+    of that card. Cards cut from photos give several faces of some cards; dealt from all
+    of them, nearly every hand holds one card twice or more, which no one-deck hand does."""
+    return Deck(deck.name, deck.back, [faces[int(rng.integers(len(faces)))]
+                                       for _, faces in sorted(deck.by_card.items())])
+
+
+def scene_decks(rng: np.random.Generator, decks: list[Deck], each: bool) -> list[Deck]:
+    """The decks one scene deals from (`one_of_each` of every deck when `each`)."""
+    return [one_of_each(rng, d) for d in decks] if each else decks
+
+
 def render_fans(out: Path, count: int, decks: list[Deck], seed: int = 0,
-                size: tuple[int, int] = (640, 640)) -> int:
-    """Write scenes 0..count-1 as `render` does (images/, cards/); returns how many."""
+                size: tuple[int, int] = (640, 640), each: bool = False) -> int:
+    """Write scenes 0..count-1 as `render` does (images/, cards/); returns how many.
+    `each`: every scene deals from one face of each card (`one_of_each`)."""
     meta = {"fans": True, "seed": seed, "size": list(size), "step_deg": STEP_DEG,
-            "decks": sorted({d.name for d in decks})}
-    return len(_write_scenes(out, count, seed, meta, "fans", lambda rng: compose_scene(
-        rng, decks, size, STYLE, fan_places(rng, decks, size))))
+            "decks": sorted({d.name for d in decks}), **({"one_of_each": True} if each else {})}
+
+    def compose(rng: np.random.Generator) -> Scene:
+        dealt = scene_decks(rng, decks, each)
+        return compose_scene(rng, dealt, size, STYLE, fan_places(rng, dealt, size))
+
+    return len(_write_scenes(out, count, seed, meta, "fans", compose))
 
 
 def deck_labels(image: str, labels: list[dict[str, Any]]) -> dict[str, Any]:
