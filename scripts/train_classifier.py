@@ -51,6 +51,11 @@ def main() -> None:
                     help="jittered crops of each corner labelled readable (render --readable)")
     ap.add_argument("--negatives", type=Path, nargs="+", default=[],
                     help="mined `none` crops (scripts/mine_negatives.py) to add")
+    ap.add_argument("--doubted-by", type=Path, default=None, metavar="MODELS",
+                    help="train on the crops MODELS' first classifier answers `none` or "
+                         "under its threshold (what a second classifier is asked about)")
+    ap.add_argument("--keep-sure", type=float, default=0.1,
+                    help="with --doubted-by: the share of the other crops kept")
     ap.add_argument("--hard-looks", type=float, default=0.0,
                     help="share of each batch shown as the real photos' worst corners look")
     args = ap.parse_args()
@@ -63,6 +68,12 @@ def main() -> None:
     for mined in args.negatives:
         z = np.load(mined)
         x, y = np.concatenate([x, z["x"]]), np.concatenate([y, z["y"]])
+    if args.doubted_by is not None:  # the crops a second classifier is asked about
+        from scorekeeper.training.second import doubted
+
+        keep = doubted(args.doubted_by, x, args.keep_sure, args.seed)
+        print(f"{len(keep)} of {len(x)} crops doubted by {args.doubted_by} or kept", flush=True)
+        x, y = x[keep], y[keep]
     print(f"{len(x)} training crops, {len(vx)} validation crops", flush=True)
     stats = classifier_train.train(x, y, args.out / "cards-cls.onnx", epochs=args.epochs,
                                    seed=args.seed, val=(vx, vy), width=args.width, batch=64,

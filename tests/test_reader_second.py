@@ -114,3 +114,60 @@ def test_the_players_are_told_when_the_second_is_missing(tmp_path: Path) -> None
     stand_in = Reader()
     reader, warnings = reader_for(Vision(stand_in), tmp_path, None)
     assert reader is stand_in and warnings == stand_in.warnings
+
+
+def _deck(tmp_path: Path, second: str | None):
+    """A deck whose classifier is a copy of the shipped one, its manifest naming the
+    second classifier its check read beside it by `second` (a digest), or none."""
+    from scorekeeper.decks.profile import DeckProfile
+
+    folder = tmp_path / "decks" / "home"
+    folder.mkdir(parents=True)
+    shutil.copy(ROOT / "models" / "cards-cls.onnx", folder / "cards-cls.onnx")
+    entry: dict = {"onnx": "cards-cls.onnx"}
+    if second is not None:
+        entry["second"] = second
+    return DeckProfile("home", folder, {"classifier": entry})
+
+
+def test_a_deck_keeps_the_second_its_check_read_with(tmp_path: Path) -> None:
+    from scorekeeper.files import file_digest
+    from scorekeeper.vision.reader import MODELS, CardReader
+
+    checked = file_digest(MODELS / "cards-cls-fans.onnx")
+    reader = CardReader(deck=_deck(tmp_path, checked))
+    assert reader.deck == "home" and reader.second is not None and reader.warnings == []
+
+
+@pytest.mark.parametrize("second", [None, "0" * 64])
+def test_a_deck_checked_alone_or_with_another_second_reads_alone(tmp_path: Path,
+                                                                 second: str | None) -> None:
+    """A deck installed before the pair was checked, or checked beside a second the models
+    no longer hold (a new release): read as its check read, the deck's classifier alone."""
+    from scorekeeper.vision.reader import CardReader
+
+    reader = CardReader(deck=_deck(tmp_path, second))
+    assert reader.deck == "home" and reader.second is None and reader.warnings == []
+
+
+def test_the_second_can_learn_from_what_the_first_doubts(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """`training.second.doubted`: every crop the first answers `none` or under the card
+    threshold, and the asked share of the rest, drawn at random."""
+    import scorekeeper.vision.classifier as classifier
+    from scorekeeper.training.second import doubted
+
+    class ByShade:  # answers by the crop's shade: 0 → none, 1 → unsure, 2 → sure
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+            return [[("none", 0.9), ("7H", 0.3), ("7H", 0.99)][int(c[0, 0, 0])] for c in crops]
+
+    monkeypatch.setattr(classifier, "IndexClassifier", ByShade)
+    shades = np.array([0, 1, 2, 2, 0, 2, 2, 2, 1, 2, 2, 2])
+    x = np.zeros((12, 48, 48, 3), np.uint8) + shades[:, None, None, None].astype(np.uint8)
+    assert doubted(ROOT / "models", x, 0.0, batch=5).tolist() == [0, 1, 4, 8]
+    kept = doubted(ROOT / "models", x, 0.5, batch=5)
+    assert set(kept.tolist()) >= {0, 1, 4, 8} and len(kept) == 4 + 4
+    assert doubted(ROOT / "models", x, 1.0).tolist() == list(range(12))

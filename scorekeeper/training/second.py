@@ -25,6 +25,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from scorekeeper.training.mixed_precision import cpu_has_bf16
 
 FILE = "cards-cls-fans.onnx"
@@ -100,6 +102,28 @@ def train_second(models: Path, scenes: list[Path], val: Path, plan: SecondPlan) 
     out.with_suffix(".json").write_text(json.dumps(stats, indent=1))
     store_half(out)
     return stats
+
+
+def doubted(models: Path, x: np.ndarray, keep: float, seed: int = 0,
+            batch: int = 2048) -> np.ndarray:
+    """The indices of the crops `x` (N × 48 × 48 × 3, BGR) the models' first classifier
+    answers `none` or under its card threshold, as the reader reads them, and `keep` of the
+    rest drawn at random: the crops the second is asked about at the table, and enough of
+    the others to keep what it reads of them."""
+    from scorekeeper.vision.classifier import IndexClassifier
+    from scorekeeper.vision.reader import SURE, card_threshold
+
+    meta = json.loads((models / "model.json").read_text())
+    cls = meta["classifier"]
+    first = IndexClassifier(models / cls["onnx"], cls.get("turns", False), cls.get("sure", SURE))
+    min_prob = card_threshold(meta)
+    doubt = np.zeros(len(x), bool)
+    for i in range(0, len(x), batch):
+        answers = first.classify(list(x[i:i + batch]))
+        doubt[i:i + len(answers)] = [c == "none" or p < min_prob for c, p in answers]
+    rest = np.flatnonzero(~doubt)
+    kept = np.random.default_rng(seed).choice(len(rest), round(keep * len(rest)), replace=False)
+    return np.sort(np.concatenate([np.flatnonzero(doubt), rest[kept]]))
 
 
 def _with_second(models: Path, into: Path, min_prob: float | None) -> Path:
