@@ -154,7 +154,7 @@ def test_the_second_can_learn_from_what_the_first_doubts(monkeypatch: pytest.Mon
                                                           ) -> None:
     """`training.second.doubted`: every crop the first answers `none` or under the card
     threshold, and the asked share of the rest, drawn at random."""
-    import scorekeeper.vision.classifier as classifier
+    import scorekeeper.vision.reader as reader
     from scorekeeper.training.second import doubted
 
     class ByShade:  # answers by the crop's shade: 0 → none, 1 → unsure, 2 → sure
@@ -164,7 +164,7 @@ def test_the_second_can_learn_from_what_the_first_doubts(monkeypatch: pytest.Mon
         def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
             return [[("none", 0.9), ("7H", 0.3), ("7H", 0.99)][int(c[0, 0, 0])] for c in crops]
 
-    monkeypatch.setattr(classifier, "IndexClassifier", ByShade)
+    monkeypatch.setattr(reader, "IndexClassifier", ByShade)  # the reader's classifiers
     shades = np.array([0, 1, 2, 2, 0, 2, 2, 2, 1, 2, 2, 2])
     x = np.zeros((12, 48, 48, 3), np.uint8) + shades[:, None, None, None].astype(np.uint8)
     assert doubted(ROOT / "models", x, 0.0, batch=5).tolist() == [0, 1, 4, 8]

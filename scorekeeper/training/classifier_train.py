@@ -143,8 +143,8 @@ def _hard_looks(x, gen, share: float):
     ink = torch.sigmoid((half - dist) * 3)
     bar = sub * (1 - ink) + _uniform(gen, (m, 3, 1, 1), 0.0, 0.3) * ink
     ramp = (xx - w / 2) * torch.cos(theta) + (yy - h / 2) * torch.sin(theta)
-    ramp = (ramp - ramp.amin((2, 3), keepdim=True)) / (
-        ramp.amax((2, 3), keepdim=True) - ramp.amin((2, 3), keepdim=True))
+    lowest = ramp.amin((2, 3), keepdim=True)
+    ramp = (ramp - lowest) / (ramp.amax((2, 3), keepdim=True) - lowest)
     low = _uniform(gen, shape, 0.25, 0.6)
     shade = sub * (low + (1 - low) * ramp)
     kind = torch.randint(0, 4, (m,), generator=gen).view(m, 1, 1, 1)

@@ -110,17 +110,14 @@ def doubted(models: Path, x: np.ndarray, keep: float, seed: int = 0,
     answers `none` or under its card threshold, as the reader reads them, and `keep` of the
     rest drawn at random: the crops the second is asked about at the table, and enough of
     the others to keep what it reads of them."""
-    from scorekeeper.vision.classifier import IndexClassifier
-    from scorekeeper.vision.reader import SURE, card_threshold
+    from scorekeeper.vision.reader import CardReader
 
-    meta = json.loads((models / "model.json").read_text())
-    cls = meta["classifier"]
-    first = IndexClassifier(models / cls["onnx"], cls.get("turns", False), cls.get("sure", SURE))
-    min_prob = card_threshold(meta)
+    reader = CardReader(models)  # its first classifier and threshold, as model.json sets them
+    assert reader.classifier is not None
     doubt = np.zeros(len(x), bool)
     for i in range(0, len(x), batch):
-        answers = first.classify(list(x[i:i + batch]))
-        doubt[i:i + len(answers)] = [c == "none" or p < min_prob for c, p in answers]
+        answers = reader.classifier.classify(list(x[i:i + batch]))
+        doubt[i:i + len(answers)] = [c == "none" or p < reader.min_prob for c, p in answers]
     rest = np.flatnonzero(~doubt)
     kept = np.random.default_rng(seed).choice(len(rest), round(keep * len(rest)), replace=False)
     return np.sort(np.concatenate([np.flatnonzero(doubt), rest[kept]]))
@@ -226,4 +223,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
