@@ -287,3 +287,33 @@ def test_the_admin_switches_learning_from_scans_off(server: Server, admin: Phone
     admin.tid("ask-ok").click()
     expect(admin.tid("deck-learned-total")).to_have_text("0 examples learned from play")
     assert open_deck(server.data_dir, "home").examples() == []
+
+
+def _improved(folder: Path, second: str) -> None:
+    """The deck 'home' as `deck adapt` leaves it, its check read beside `second`."""
+    profile, _ = create_or_open(folder, "home")
+    profile.manifest["classifier"] = {
+        "onnx": "cards-cls.onnx", "installed": "2026-12-03T06:00:00+00:00",
+        "check": {"adapted": 0.699, "generic": 0.663, "held_back": 86, "unit": "crops"},
+        "second": second}
+    profile.save()
+
+
+def test_a_deck_improved_before_an_update_says_to_improve_it_again(browser: Any,
+                                                                   tmp_path: Path) -> None:
+    """Its check read a second classifier this version no longer ships: the sheet says
+    the deck reads alone until it is improved again (at 320 px with large text too)."""
+    with running(tmp_path / "data", prepare=lambda f: _improved(f, "0" * 64)) as srv:
+        phone = open_phone(browser, f"{srv.url}/#token={TOKEN}", width=320)
+        phone.page.evaluate("document.documentElement.style.fontSize = '150%'")
+        phone.tid("menu-btn").click()
+        phone.tid("menu-decks").click()
+        expect(phone.tid("deck-model-home")).to_contain_text("69.9%")
+        expect(phone.tid("deck-second-home")).to_have_text(
+            "The scorekeeper was updated since it was improved: improve it again to read "
+            "half-hidden corners with the new reader.")
+        box = phone.tid("deck-second-home").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320
+        shot(phone, "decks-second-replaced-320.png")
+        assert phone.errors == [], f"JavaScript errors: {phone.errors}"
+        phone.page.context.close()

@@ -45,8 +45,9 @@ def test_tiny_model_builds_exports_and_reads(tmp_path: Path, bf16: bool) -> None
 
 
 def _second_builds_and_is_named(work: Path, models: Path) -> None:
-    """The second classifier's stage on the same tiny scenes: trained from the first,
-    its threshold chosen on the validation scenes, named in model.json or left out."""
+    """The second classifier's stage on the same tiny scenes: trained from the first, then
+    on the crops the first doubts (with one more folder), its threshold chosen on the
+    validation scenes, named in model.json or left out."""
     from scorekeeper.training.second import (
         FILE,
         THRESHOLDS,
@@ -57,7 +58,8 @@ def _second_builds_and_is_named(work: Path, models: Path) -> None:
     )
     from scorekeeper.vision.reader import CardReader
 
-    stats = train_second(models, [work / "train"], work / "val", SecondPlan(epochs=1))
+    plan = SecondPlan(epochs=1, doubted_epochs=1, keep_sure=0.5)
+    stats = train_second(models, [work / "train"], [work / "val"], work / "val", plan)
     assert (models / FILE).is_file() and stats["samples"] > 0
     min_prob, precision = choose_threshold(models, work / "val", 2)
     assert "None" in precision and (min_prob is None or min_prob in THRESHOLDS)

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from scorekeeper.decks import adapting
 from scorekeeper.decks.adapting import Adapter
 from scorekeeper.decks.profile import create_or_open, open_deck
+from scorekeeper.files import file_digest
 from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
 from scorekeeper.web.deps import get_adapter
@@ -66,15 +67,31 @@ def test_a_game_keeps_its_deck_and_the_list_shows_it(client: TestClient,
     decks = client.get("/api/decks").json()  # public
     assert [d["name"] for d in decks["decks"]] == ["home"]
     assert decks["decks"][0] == {"name": "home", "examples": 0, "learned": 0, "adapted": False,
-                                 "installed": None, "second": False, "check": None}
+                                 "installed": None, "second": False,
+                                 "second_replaced": False, "check": None}
     assert decks["learn_from_scans"] is True and decks["default"] is None
-    # a deck whose check read the generic second classifier beside its own says so
+
+
+@needs_model
+@pytest.mark.parametrize("checked", ["shipped", "another", None])
+def test_the_list_says_whether_the_second_reads_beside_a_deck(client: TestClient,
+                                                               tmp_path: Path,
+                                                               checked: str | None) -> None:
+    """Beside: its check read the models' very second. Replaced: it read another (a
+    version ago), so its classifier reads alone until it is improved again."""
     profile = open_deck(tmp_path, "home")
+    digest = {"shipped": file_digest(ROOT / "models" / "cards-cls-fans.onnx"),
+              "another": "0" * 64, None: None}[checked]
     profile.manifest["classifier"] = {"onnx": "cards-cls.onnx", "installed": "2026-12-03",
-                                      "second": "0" * 64}
+                                      **({"second": digest} if digest else {})}
     profile.save()
     row = client.get("/api/decks").json()["decks"][0]
-    assert row["adapted"] is True and row["second"] is True
+    assert row["adapted"] is True
+    assert (row["second"], row["second_replaced"]) == {
+        "shipped": (True, False), "another": (False, True), None: (False, False)}[checked]
+    summary = open_deck(tmp_path, "home").summary(ROOT / "models")
+    assert ("second classifier beside it" in summary) is (checked == "shipped")
+    assert ("no longer hold" in summary) is (checked == "another")
 
 
 def test_a_game_keeps_its_deck_after_a_restart(tmp_path: Path) -> None:

@@ -58,12 +58,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], func: C
     deck.set_defaults(func=func)
 
 
-def cmd_list(data_dir: Path, out: TextIO) -> int:
+def cmd_list(data_dir: Path, models: Path, out: TextIO) -> int:
     from scorekeeper.decks.profile import list_decks
 
     decks = list_decks(data_dir)
     for d in decks:
-        out.write(f"{d.summary()}\n" if not isinstance(d, DeckError) else f"broken: {d}\n")
+        out.write(f"{d.summary(models)}\n" if not isinstance(d, DeckError) else f"broken: {d}\n")
     if not decks:
         out.write(f"no decks yet (in {data_dir / 'decks'}); `scorekeeper deck enrol` or "
                   "`scorekeeper deck add` makes one\n")
@@ -104,7 +104,7 @@ def cmd_add(data_dir: Path, models: Path, name: str, labels: Path, out: TextIO) 
 def run(args: argparse.Namespace, data_dir: Path, models: Path, out: TextIO) -> int:
     """Every action but `adapt` (scorekeeper/cli/__init__.py runs that one)."""
     if args.action == "list":
-        return cmd_list(data_dir, out)
+        return cmd_list(data_dir, models, out)
     if args.action == "remove":
         return cmd_remove(data_dir, args.name, out)
     if args.action == "add":

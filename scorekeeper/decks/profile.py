@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.files import write_atomic
+from scorekeeper.files import file_digest, write_atomic
 
 MANIFEST = "deck.json"
 EXAMPLES = "examples"
@@ -55,6 +55,20 @@ def check_name(name: str) -> str:
         raise DeckError(f"deck name {name!r}: use 1-40 letters, digits, '_' or '-', "
                         "starting with a letter or digit")
     return name
+
+
+def models_second(models: Path) -> str | None:
+    """The SHA-256 of the second classifier the models name (model.json), or None when
+    they name none or it cannot be read."""
+    try:
+        meta = json.loads((Path(models) / "model.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    cls = meta.get("classifier") if isinstance(meta, dict) else None
+    second = cls.get("second") if isinstance(cls, dict) else None
+    if not isinstance(second, dict) or not isinstance(second.get("onnx"), str):
+        return None
+    return file_digest(Path(models) / second["onnx"])
 
 
 def _now() -> str:
@@ -88,6 +102,15 @@ class DeckProfile:
         cls = self.manifest.get("classifier")
         second = cls.get("second") if isinstance(cls, dict) else None
         return second if isinstance(second, str) else None
+
+    def second_beside(self, models: Path) -> bool | None:
+        """Whether the models' second classifier reads beside the deck's classifier: only
+        the very file its install check read beside it (True); None when the check read
+        none. False: the models now hold another second (a new version), so the deck's
+        classifier reads alone until `deck adapt` checks it with the new one."""
+        if self.checked_second is None:
+            return None
+        return self.checked_second == models_second(models)
 
     @property
     def detector_path(self) -> Path | None:
@@ -137,7 +160,9 @@ class DeckProfile:
         self.manifest.update(version=VERSION, name=self.name)
         write_atomic(self.folder / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
 
-    def summary(self) -> str:
+    def summary(self, models: Path | None = None) -> str:
+        """One line: its examples and its model; with `models`, whether the generic second
+        classifier still reads beside the deck's classifier."""
         cls = self.manifest.get("classifier")
         if isinstance(cls, dict):
             c = cls.get("check", {})
@@ -145,8 +170,12 @@ class DeckProfile:
                      f"{c.get('adapted', 0):.1%} against the generic model's "
                      f"{c.get('generic', 0):.1%} "
                      f"({c.get('held_back', '?')} {c.get('unit', 'crops')})")
-            if self.checked_second:
+            beside = self.second_beside(models) if models is not None else None
+            if beside or (models is None and self.checked_second):
                 model += ", the generic second classifier beside it"
+            elif beside is False:
+                model += (", read alone: checked beside a second classifier the models no "
+                          "longer hold (`deck adapt` checks it with theirs)")
             photos = c.get("photos")
             if isinstance(photos, dict) and "adapted" in photos:
                 model += (f"; held-back photos, {photos.get('cards')} cards: exact/false "

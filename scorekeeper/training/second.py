@@ -5,12 +5,15 @@ refuses most corners of a tight fan. Taught to read them (readable corners and t
 a classifier reads those fans far better but misreads more of an unseen design's whole
 indices (docs/model-experiments.md, 0.15.0–0.18.0). Asked only about the crops the first
 answers `none` or under its threshold, and counted only where it is sure, it keeps every
-figure of the first and adds what it reads of the fans (0.21.0).
+figure of the first and adds what it reads of the fans (0.21.0). Trained in a second stage
+on those doubted crops alone (and a tenth of the rest), as the reader asks it, it reads
+more of them (0.22.0's s6, shipped in 0.23.0).
 
     python -m scorekeeper.training.second --work data/model-work --models models
 
-renders the scenes it learns from into WORK, trains it from the models' classifier,
-chooses its threshold on WORK/val (`choose_threshold`) and names it in model.json.
+renders the scenes it learns from into WORK, trains it from the models' classifier (all
+crops, then the doubted ones with one more folder of font-deck fans), chooses its
+threshold on WORK/val (`choose_threshold`) and names it in model.json.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -36,15 +40,20 @@ THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 @dataclass(frozen=True)
 class SecondPlan:
-    """What the shipped second classifier was trained on (0.21.0's s3): readable random
-    scenes, tight fans of the art decks in `fan_folders` folders, and one more of fans
-    printed in the 12 procedural font decks."""
+    """What the shipped second classifier was trained on (0.22.0's s6). Stage one: readable
+    random scenes, tight fans of the art decks in `fan_folders` folders and one of fans
+    printed in the 12 procedural font decks, all crops, from the first classifier. Stage
+    two: those and `font_folders - 1` more font-deck folders, only the crops the first
+    doubts and `keep_sure` of the rest, from stage one."""
 
     readable_scenes: int = 6000
     fan_scenes: int = 2000  # a folder
     fan_folders: int = 3
+    font_folders: int = 2
     val_scenes: int = 200
     epochs: int = 2
+    doubted_epochs: int = 3  # as many samples as stage one's
+    keep_sure: float = 0.1
     lr: float = 5e-3  # the warm plan's one-cycle peak
     readable_copies: int = 8  # readable corners are ~1.5 % of the crops otherwise
     seed: int = 31
@@ -62,9 +71,10 @@ def _rendered(folder: Path) -> int:
     return len(list((folder / "images").glob("*.jpg"))) if folder.exists() else 0
 
 
-def render_scenes(work: Path, plan: SecondPlan) -> tuple[list[Path], Path]:
-    """Readable random scenes and tight fans of the training designs, and readable
-    validation scenes (each skipped when already rendered)."""
+def render_scenes(work: Path, plan: SecondPlan) -> tuple[list[Path], list[Path], Path]:
+    """Readable random scenes and tight fans of the training designs (stage one's folders,
+    and the font-deck folders stage two adds), and readable validation scenes (each
+    skipped when already rendered)."""
     readable, val = work / "second-readable", work / "second-val"
     workers = str(os.cpu_count() or 1)
     if _rendered(readable) < plan.readable_scenes:
@@ -72,9 +82,9 @@ def render_scenes(work: Path, plan: SecondPlan) -> tuple[list[Path], Path]:
                "--size", "640", "--decks", "train", "--seed", str(plan.seed),
                "--workers", workers, "--font-decks", "12", "--readable")
     fans = []
-    for k in range(plan.fan_folders + 1):  # the last: fans of the font decks
+    for k in range(plan.fan_folders + plan.font_folders):  # the last: the font decks' fans
         folder = work / f"second-fans-{k}"
-        fonts = ["--font-decks", "12"] if k == plan.fan_folders else []
+        fonts = ["--font-decks", "12"] if k >= plan.fan_folders else []
         if _rendered(folder) < plan.fan_scenes:
             _synth("fans", "--out", str(folder), "--count", str(plan.fan_scenes),
                    "--decks", "train", "--seed", str(plan.seed + 10 + k), *fonts)
@@ -83,22 +93,31 @@ def render_scenes(work: Path, plan: SecondPlan) -> tuple[list[Path], Path]:
         _synth("render", "--out", str(val), "--count", str(plan.val_scenes), "--size", "640",
                "--decks", "train", "--seed", str(plan.seed + 1), "--workers", workers,
                "--readable")
-    return [readable, *fans], val
+    first = plan.fan_folders + min(plan.font_folders, 1)
+    return [readable, *fans[:first]], fans[first:], val
 
 
-def train_second(models: Path, scenes: list[Path], val: Path, plan: SecondPlan) -> dict:
-    """The models' classifier trained further on `scenes` → models/FILE (and .pt, .json)."""
+def train_second(models: Path, scenes: list[Path], more: list[Path], val: Path,
+                 plan: SecondPlan) -> dict:
+    """The models' classifier trained further on `scenes`, then on the crops of `scenes`
+    and `more` its first classifier doubts → models/FILE (and .pt, .json)."""
     from scorekeeper.training import classifier_train
     from scorekeeper.training.crops import training_crops
 
     # one crop seed a folder, as scripts/train_classifier.py cuts them with a cache a folder
-    x, y, vx, vy = training_crops(scenes, val, 1, [None] * len(scenes), plan.readable_copies)
-    log(f"{len(x)} training crops, {len(vx)} validation crops")
+    parts = [training_crops([f], val, 1, [None], plan.readable_copies) for f in scenes + more]
+    vx, vy = parts[0][2], parts[0][3]
+    first_x = np.concatenate([p[0] for p in parts[:len(scenes)]])
+    first_y = np.concatenate([p[1] for p in parts[:len(scenes)]])
+    x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    log(f"stage one: {len(first_x)} training crops, {len(vx)} validation crops")
     out = models / FILE
-    stats = classifier_train.train(x, y, out, epochs=plan.epochs, seed=3, val=(vx, vy),
-                                   init=models / "cards-cls.pt", lr=plan.lr,
-                                   width=classifier_train.recorded_width(models),
-                                   bf16=cpu_has_bf16())
+    train = partial(classifier_train.train, seed=3, val=(vx, vy), lr=plan.lr,
+                    width=classifier_train.recorded_width(models), bf16=cpu_has_bf16())
+    train(first_x, first_y, out, epochs=plan.epochs, init=models / "cards-cls.pt")
+    keep = doubted(models, x, plan.keep_sure, seed=3)
+    log(f"stage two: {len(keep)} of {len(x)} crops doubted by the first or kept")
+    stats = train(x[keep], y[keep], out, epochs=plan.doubted_epochs, init=out.with_suffix(".pt"))
     out.with_suffix(".json").write_text(json.dumps(stats, indent=1))
     store_half(out)
     return stats
@@ -161,10 +180,11 @@ def name_second(models: Path, min_prob: float | None, record: dict) -> None:
 
 
 def build_second(work: Path, models: Path, plan: SecondPlan = SecondPlan()) -> float | None:
-    scenes, val = render_scenes(work, plan)
-    stats = train_second(models, scenes, val, plan)
+    scenes, more, val = render_scenes(work, plan)
+    stats = train_second(models, scenes, more, val, plan)
     min_prob, precision = choose_threshold(models, work / "val", plan.val_scenes)
-    name_second(models, min_prob, {"scenes": [str(s) for s in scenes], "epochs": plan.epochs,
+    name_second(models, min_prob, {"scenes": [str(s) for s in scenes + more],
+                                   "epochs": [plan.epochs, plan.doubted_epochs],
                                    "lr": plan.lr, "val_acc": stats.get("val_acc"),
                                    "validation_precision": precision})
     log(f"threshold {min_prob}" if min_prob is not None else
@@ -207,16 +227,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, required=True)
     ap.add_argument("--readable-scenes", type=int, default=SecondPlan.readable_scenes)
     ap.add_argument("--fan-scenes", type=int, default=SecondPlan.fan_scenes,
-                    help="fans a folder (the art decks' folders and the font decks' one)")
+                    help="fans a folder (the art decks' folders and the font decks')")
     ap.add_argument("--fan-folders", type=int, default=SecondPlan.fan_folders)
+    ap.add_argument("--font-folders", type=int, default=SecondPlan.font_folders)
     ap.add_argument("--val-scenes", type=int, default=SecondPlan.val_scenes)
     ap.add_argument("--epochs", type=int, default=SecondPlan.epochs)
+    ap.add_argument("--doubted-epochs", type=int, default=SecondPlan.doubted_epochs)
     args = ap.parse_args(argv)
     if not (args.work / "val" / "cards").is_dir():
         ap.error(f"{args.work / 'val'}: no validation scenes (`make model` renders them)")
     plan = SecondPlan(readable_scenes=args.readable_scenes, fan_scenes=args.fan_scenes,
-                      fan_folders=args.fan_folders, val_scenes=args.val_scenes,
-                      epochs=args.epochs)
+                      fan_folders=args.fan_folders, font_folders=args.font_folders,
+                      val_scenes=args.val_scenes, epochs=args.epochs,
+                      doubted_epochs=args.doubted_epochs)
     build_second(args.work, args.models, plan)
     return 0
 

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scorekeeper.files import file_digest
 from scorekeeper.vision.classes import CARD, CARD_CODES, CLASSIFIER_CLASSES, INDEX
 from scorekeeper.vision.classifier import CROP, IndexClassifier, crop_index
 from scorekeeper.vision.detectors import create_detector
@@ -136,8 +135,7 @@ class CardReader:
                                               cls.get("sure", SURE))
         second = cls.get("second") if self.two_stage else None
         if second is not None and (not deck_first or (
-                deck is not None and deck.checked_second is not None
-                and deck.checked_second == file_digest(models / second["onnx"]))):
+                deck is not None and deck.second_beside(models))):
             self._load_second(models / second["onnx"], cls.get("turns", False),
                               cls.get("sure", SURE), float(second["min_prob"]))
         self.min_prob = card_threshold(meta)

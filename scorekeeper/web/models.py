@@ -421,9 +421,11 @@ class DeckRow(_Answer):
     learned: int = 0
     adapted: bool = False
     installed: str | None = None
-    second: bool = Field(False, description="its check read the generic second classifier "
-                         "beside its classifier, which then reads beside it while the "
-                         "models hold that file")
+    second: bool = Field(False, description="the generic second classifier reads beside its "
+                         "classifier: its check read that very file beside it")
+    second_replaced: bool = Field(False, description="its check read a second classifier the "
+                                  "models no longer hold (a new version): its classifier reads "
+                                  "alone until the deck is improved again")
     check: dict[str, Any] | None = None
     broken: str | None = None
 

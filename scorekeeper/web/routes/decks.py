@@ -81,8 +81,9 @@ def _photo_form() -> dict[str, Any]:
 router = APIRouter(route_class=GuardedRoute)
 
 
-def deck_rows(data_dir: Path) -> list[dict[str, Any]]:
-    """Every deck folder: its figures, or why it cannot be used."""
+def deck_rows(data_dir: Path, models: Path | None = None) -> list[dict[str, Any]]:
+    """Every deck folder: its figures, or why it cannot be used; with `models`, whether
+    the generic second classifier reads beside each deck's classifier."""
     from scorekeeper.decks.examples import is_learned
 
     root = decks_root(data_dir)
@@ -98,10 +99,12 @@ def deck_rows(data_dir: Path) -> list[dict[str, Any]]:
             continue
         cls = profile.manifest.get("classifier")
         cls = cls if isinstance(cls, dict) else {}
+        beside = profile.second_beside(models) if models is not None else None
         rows.append({"name": profile.name, "examples": len(examples),
                      "learned": sum(is_learned(r) for r in examples),
                      "adapted": bool(cls.get("onnx")), "installed": cls.get("installed"),
-                     "second": profile.checked_second is not None, "check": cls.get("check")})
+                     "second": bool(beside), "second_replaced": beside is False,
+                     "check": cls.get("check")})
     return rows
 
 
@@ -124,7 +127,7 @@ def check_deck(data_dir: Path, name: str) -> str:
 @public
 def list_decks(settings: SettingsDep, adapter: AdapterDep, response: Response) -> dict[str, Any]:
     response.headers["Cache-Control"] = "no-store"
-    return {"decks": deck_rows(settings.data_dir), "default": settings.default_deck,
+    return {"decks": deck_rows(settings.data_dir, adapter.models), "default": settings.default_deck,
             "learn_from_scans": settings.learn_from_scans,
             "learned_max": settings.learned_max, "adapt": unavailable(adapter.models),
             "enrolling": enrolling.drafts(settings.data_dir)}

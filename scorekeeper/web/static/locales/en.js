@@ -444,6 +444,8 @@ export default {
   'decks.adapted': 'Improved: it reads {adapted} of the cards kept aside to test it (before: {generic}).',
   'decks.adaptedPlain': 'Improved for this deck.',
   'decks.notAdapted': 'Not improved yet.',
+  'decks.second': 'With the reader for half-hidden corners beside it.',
+  'decks.secondReplaced': 'The scorekeeper was updated since it was improved: improve it again to read half-hidden corners with the new reader.',
   'decks.broken': 'Cannot be used: {error}',
   'decks.improve': 'Improve this deck ({n} min)',
   'decks.forget': 'Delete the learned examples',

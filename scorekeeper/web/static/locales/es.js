@@ -444,6 +444,8 @@ export default {
   'decks.adapted': 'Mejorada: lee bien {adapted} de las cartas apartadas para probarla (antes: {generic}).',
   'decks.adaptedPlain': 'Mejorada para esta baraja.',
   'decks.notAdapted': 'Aún sin mejorar.',
+  'decks.second': 'Con el lector de esquinas medio tapadas a su lado.',
+  'decks.secondReplaced': 'El marcador se actualizó después de mejorarla: mejórela otra vez para leer las esquinas medio tapadas con el lector nuevo.',
   'decks.broken': 'No se puede usar: {error}',
   'decks.improve': 'Mejorar esta baraja ({n} min)',
   'decks.forget': 'Borrar los ejemplos aprendidos',

@@ -444,6 +444,8 @@ export default {
   'decks.adapted': 'Melhorado: lê bem {adapted} das cartas postas de parte para o testar (antes: {generic}).',
   'decks.adaptedPlain': 'Melhorado para este baralho.',
   'decks.notAdapted': 'Ainda não melhorado.',
+  'decks.second': 'Com o leitor de cantos meio tapados ao lado.',
+  'decks.secondReplaced': 'O marcador foi atualizado depois de o melhorar: melhore-o outra vez para ler os cantos meio tapados com o leitor novo.',
   'decks.broken': 'Não pode ser usado: {error}',
   'decks.improve': 'Melhorar este baralho ({n} min)',
   'decks.forget': 'Apagar os exemplos aprendidos',
