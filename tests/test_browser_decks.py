@@ -302,7 +302,8 @@ def _improved(folder: Path, second: str) -> None:
 def test_a_deck_improved_before_an_update_says_to_improve_it_again(browser: Any,
                                                                    tmp_path: Path) -> None:
     """Its check read a second classifier this version no longer ships: the sheet says
-    the deck reads alone until it is improved again (at 320 px with large text too)."""
+    it reads beside the new one, and to improve it again to check the two (at 320 px with
+    large text too)."""
     with running(tmp_path / "data", prepare=lambda f: _improved(f, "0" * 64)) as srv:
         phone = open_phone(browser, f"{srv.url}/#token={TOKEN}", width=320)
         phone.page.evaluate("document.documentElement.style.fontSize = '150%'")
@@ -310,10 +311,10 @@ def test_a_deck_improved_before_an_update_says_to_improve_it_again(browser: Any,
         phone.tid("menu-decks").click()
         expect(phone.tid("deck-model-home")).to_contain_text("69.9%")
         expect(phone.tid("deck-second-home")).to_have_text(
-            "The scorekeeper was updated since it was improved: improve it again to read "
-            "half-hidden corners with the new reader.")
+            "The scorekeeper was updated since it was improved: it reads half-hidden corners "
+            "with the new reader; improve it again to check the two together.")
         box = phone.tid("deck-second-home").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320
-        shot(phone, "decks-second-replaced-320.png")
+        shot(phone, "decks-second-newer-320.png")
         assert phone.errors == [], f"JavaScript errors: {phone.errors}"
         phone.page.context.close()

@@ -130,24 +130,42 @@ def _deck(tmp_path: Path, second: str | None):
     return DeckProfile("home", folder, {"classifier": entry})
 
 
-def test_a_deck_keeps_the_second_its_check_read_with(tmp_path: Path) -> None:
+@pytest.mark.parametrize("checked", ["shipped", "another"])
+def test_a_deck_checked_with_a_second_reads_beside_the_models_one(tmp_path: Path,
+                                                                   checked: str) -> None:
+    """The very second its check read; or, after a release replaced it, the newer one in
+    its stead (0.23.0: a deck so read beat both its classifier alone and the generic)."""
     from scorekeeper.files import file_digest
     from scorekeeper.vision.reader import MODELS, CardReader
 
-    checked = file_digest(MODELS / "cards-cls-fans.onnx")
-    reader = CardReader(deck=_deck(tmp_path, checked))
+    digest = file_digest(MODELS / "cards-cls-fans.onnx") if checked == "shipped" else "0" * 64
+    deck = _deck(tmp_path, digest)
+    reader = CardReader(deck=deck)
     assert reader.deck == "home" and reader.second is not None and reader.warnings == []
+    assert deck.second_state(MODELS) == ("checked" if checked == "shipped" else "newer")
 
 
-@pytest.mark.parametrize("second", [None, "0" * 64])
-def test_a_deck_checked_alone_or_with_another_second_reads_alone(tmp_path: Path,
-                                                                 second: str | None) -> None:
-    """A deck installed before the pair was checked, or checked beside a second the models
-    no longer hold (a new release): read as its check read, the deck's classifier alone."""
-    from scorekeeper.vision.reader import CardReader
+def test_a_deck_checked_alone_reads_alone(tmp_path: Path) -> None:
+    """A deck installed before the pair was checked: read as its check read, the deck's
+    classifier alone."""
+    from scorekeeper.vision.reader import MODELS, CardReader
 
-    reader = CardReader(deck=_deck(tmp_path, second))
+    deck = _deck(tmp_path, None)
+    reader = CardReader(deck=deck)
     assert reader.deck == "home" and reader.second is None and reader.warnings == []
+    assert deck.second_state(MODELS) == "alone"
+
+
+def test_a_deck_reads_no_second_where_the_models_name_none(tmp_path: Path) -> None:
+    from scorekeeper.training.second import name_second
+    from scorekeeper.vision.reader import MODELS, CardReader
+
+    models = tmp_path / "models"
+    shutil.copytree(MODELS, models, ignore=shutil.ignore_patterns("*ncnn*", "*.pt"))
+    name_second(models, None, {})
+    deck = _deck(tmp_path, "0" * 64)
+    assert deck.second_state(models) == "none"
+    assert CardReader(models, deck=deck).second is None
 
 
 def test_the_second_can_learn_from_what_the_first_doubts(monkeypatch: pytest.MonkeyPatch

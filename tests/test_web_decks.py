@@ -68,7 +68,7 @@ def test_a_game_keeps_its_deck_and_the_list_shows_it(client: TestClient,
     assert [d["name"] for d in decks["decks"]] == ["home"]
     assert decks["decks"][0] == {"name": "home", "examples": 0, "learned": 0, "adapted": False,
                                  "installed": None, "second": False,
-                                 "second_replaced": False, "check": None}
+                                 "second_newer": False, "check": None}
     assert decks["learn_from_scans"] is True and decks["default"] is None
 
 
@@ -77,8 +77,9 @@ def test_a_game_keeps_its_deck_and_the_list_shows_it(client: TestClient,
 def test_the_list_says_whether_the_second_reads_beside_a_deck(client: TestClient,
                                                                tmp_path: Path,
                                                                checked: str | None) -> None:
-    """Beside: its check read the models' very second. Replaced: it read another (a
-    version ago), so its classifier reads alone until it is improved again."""
+    """Checked: its check read the models' very second beside it. Newer: it read another
+    (a release ago), and the models' newer one reads beside it instead. None: its check
+    read no second, and its classifier reads alone."""
     profile = open_deck(tmp_path, "home")
     digest = {"shipped": file_digest(ROOT / "models" / "cards-cls-fans.onnx"),
               "another": "0" * 64, None: None}[checked]
@@ -87,11 +88,11 @@ def test_the_list_says_whether_the_second_reads_beside_a_deck(client: TestClient
     profile.save()
     row = client.get("/api/decks").json()["decks"][0]
     assert row["adapted"] is True
-    assert (row["second"], row["second_replaced"]) == {
-        "shipped": (True, False), "another": (False, True), None: (False, False)}[checked]
+    assert (row["second"], row["second_newer"]) == {
+        "shipped": (True, False), "another": (True, True), None: (False, False)}[checked]
     summary = open_deck(tmp_path, "home").summary(ROOT / "models")
-    assert ("second classifier beside it" in summary) is (checked == "shipped")
-    assert ("no longer hold" in summary) is (checked == "another")
+    assert ("the generic second classifier beside it" in summary) is (checked == "shipped")
+    assert ("a newer generic second classifier" in summary) is (checked == "another")
 
 
 def test_a_game_keeps_its_deck_after_a_restart(tmp_path: Path) -> None:

@@ -103,14 +103,19 @@ class DeckProfile:
         second = cls.get("second") if isinstance(cls, dict) else None
         return second if isinstance(second, str) else None
 
-    def second_beside(self, models: Path) -> bool | None:
-        """Whether the models' second classifier reads beside the deck's classifier: only
-        the very file its install check read beside it (True); None when the check read
-        none. False: the models now hold another second (a new version), so the deck's
-        classifier reads alone until `deck adapt` checks it with the new one."""
+    def second_state(self, models: Path) -> str:
+        """What reads beside the deck's classifier. "alone": its install check read no
+        second (a deck adapted before 0.22.0), so none does; "checked": the models' second
+        is the very file its check read beside it; "newer": the models hold another (a
+        later release's), which reads beside it in that one's stead (0.23.0 measured a deck
+        so read better than alone or generic; `deck adapt` checks the pair again); "none":
+        the models name no second."""
         if self.checked_second is None:
-            return None
-        return self.checked_second == models_second(models)
+            return "alone"
+        shipped = models_second(models)
+        if shipped is None:
+            return "none"
+        return "checked" if shipped == self.checked_second else "newer"
 
     @property
     def detector_path(self) -> Path | None:
@@ -170,12 +175,12 @@ class DeckProfile:
                      f"{c.get('adapted', 0):.1%} against the generic model's "
                      f"{c.get('generic', 0):.1%} "
                      f"({c.get('held_back', '?')} {c.get('unit', 'crops')})")
-            beside = self.second_beside(models) if models is not None else None
-            if beside or (models is None and self.checked_second):
+            state = self.second_state(models) if models is not None else None
+            if state == "checked" or (state is None and self.checked_second):
                 model += ", the generic second classifier beside it"
-            elif beside is False:
-                model += (", read alone: checked beside a second classifier the models no "
-                          "longer hold (`deck adapt` checks it with theirs)")
+            elif state == "newer":
+                model += (", a newer generic second classifier beside it than its check "
+                          "read (`deck adapt` checks the pair again)")
             photos = c.get("photos")
             if isinstance(photos, dict) and "adapted" in photos:
                 model += (f"; held-back photos, {photos.get('cards')} cards: exact/false "

@@ -84,7 +84,7 @@ class CardReader:
     detector (ONNX; under another runtime the generic detector finds the cards) and its
     classifier, each where the deck has one; the generic second classifier stays beside
     the deck's classifier where the deck's install check read with that same file
-    (`DeckProfile.checked_second`). A deck network that cannot be loaded is not fatal: the
+    (`DeckProfile.second_state`). A deck network that cannot be loaded is not fatal: the
     generic one reads, and `warnings` says so. With no deck, nothing here differs from the
     generic model.
     """
@@ -135,7 +135,7 @@ class CardReader:
                                               cls.get("sure", SURE))
         second = cls.get("second") if self.two_stage else None
         if second is not None and (not deck_first or (
-                deck is not None and deck.second_beside(models))):
+                deck is not None and deck.second_state(models) in ("checked", "newer"))):
             self._load_second(models / second["onnx"], cls.get("turns", False),
                               cls.get("sure", SURE), float(second["min_prob"]))
         self.min_prob = card_threshold(meta)

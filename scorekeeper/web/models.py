@@ -422,10 +422,10 @@ class DeckRow(_Answer):
     adapted: bool = False
     installed: str | None = None
     second: bool = Field(False, description="the generic second classifier reads beside its "
-                         "classifier: its check read that very file beside it")
-    second_replaced: bool = Field(False, description="its check read a second classifier the "
-                                  "models no longer hold (a new version): its classifier reads "
-                                  "alone until the deck is improved again")
+                         "classifier (its check read a second beside it)")
+    second_newer: bool = Field(False, description="that second is a newer one than its check "
+                               "read (a later release's): improving the deck again checks "
+                               "the pair")
     check: dict[str, Any] | None = None
     broken: str | None = None
 

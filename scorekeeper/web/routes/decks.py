@@ -99,11 +99,11 @@ def deck_rows(data_dir: Path, models: Path | None = None) -> list[dict[str, Any]
             continue
         cls = profile.manifest.get("classifier")
         cls = cls if isinstance(cls, dict) else {}
-        beside = profile.second_beside(models) if models is not None else None
+        state = profile.second_state(models) if models is not None else None
         rows.append({"name": profile.name, "examples": len(examples),
                      "learned": sum(is_learned(r) for r in examples),
                      "adapted": bool(cls.get("onnx")), "installed": cls.get("installed"),
-                     "second": bool(beside), "second_replaced": beside is False,
+                     "second": state in ("checked", "newer"), "second_newer": state == "newer",
                      "check": cls.get("check")})
     return rows
 

@@ -69,10 +69,10 @@ function deckCard(d) {
     h('p', { class: 'small', testid: `deck-examples-${d.name}` },
       t('decks.examples', { n: num(d.examples), learned: num(d.learned) })),
     h('p', { class: 'muted small', testid: `deck-model-${d.name}` }, modelLine(d)),
-    // the generic second classifier beside the deck's, or gone with a new version
-    d.adapted && (d.second || d.second_replaced)
+    // the generic second classifier beside the deck's (a newer one after an update)
+    d.adapted && d.second
       ? h('p', { class: 'muted small', testid: `deck-second-${d.name}` },
-        t(d.second ? 'decks.second' : 'decks.secondReplaced'))
+        t(d.second_newer ? 'decks.secondNewer' : 'decks.second'))
       : null,
     h('div', { class: 'deck-actions' },
       h('button', {

@@ -445,7 +445,7 @@ export default {
   'decks.adaptedPlain': 'Improved for this deck.',
   'decks.notAdapted': 'Not improved yet.',
   'decks.second': 'With the reader for half-hidden corners beside it.',
-  'decks.secondReplaced': 'The scorekeeper was updated since it was improved: improve it again to read half-hidden corners with the new reader.',
+  'decks.secondNewer': 'The scorekeeper was updated since it was improved: it reads half-hidden corners with the new reader; improve it again to check the two together.',
   'decks.broken': 'Cannot be used: {error}',
   'decks.improve': 'Improve this deck ({n} min)',
   'decks.forget': 'Delete the learned examples',

@@ -445,7 +445,7 @@ export default {
   'decks.adaptedPlain': 'Mejorada para esta baraja.',
   'decks.notAdapted': 'Aún sin mejorar.',
   'decks.second': 'Con el lector de esquinas medio tapadas a su lado.',
-  'decks.secondReplaced': 'El marcador se actualizó después de mejorarla: mejórela otra vez para leer las esquinas medio tapadas con el lector nuevo.',
+  'decks.secondNewer': 'El marcador se actualizó después de mejorarla: lee las esquinas medio tapadas con el lector nuevo; mejórela otra vez para comprobar los dos juntos.',
   'decks.broken': 'No se puede usar: {error}',
   'decks.improve': 'Mejorar esta baraja ({n} min)',
   'decks.forget': 'Borrar los ejemplos aprendidos',

@@ -75,7 +75,7 @@ export default {
   'decks.state.adapting': 'Aprendendo o baralho…',
   'decks.adapted': 'Melhorado: lê certo {adapted} das cartas separadas para testá-lo (antes: {generic}).',
   'decks.second': 'Com o leitor de cantos meio cobertos junto.',
-  'decks.secondReplaced': 'O marcador foi atualizado depois da melhoria: melhore de novo para ler os cantos meio cobertos com o leitor novo.',
+  'decks.secondNewer': 'O marcador foi atualizado depois da melhoria: lê os cantos meio cobertos com o leitor novo; melhore de novo para conferir os dois juntos.',
   'decks.state.checking': 'Testando nas cartas separadas…',
   'decks.state.kept': 'Feito: não lia melhor, então nada muda.',
   'decks.enrolNew': 'Cadastrar um baralho',

@@ -445,7 +445,7 @@ export default {
   'decks.adaptedPlain': 'Melhorado para este baralho.',
   'decks.notAdapted': 'Ainda não melhorado.',
   'decks.second': 'Com o leitor de cantos meio tapados ao lado.',
-  'decks.secondReplaced': 'O marcador foi atualizado depois de o melhorar: melhore-o outra vez para ler os cantos meio tapados com o leitor novo.',
+  'decks.secondNewer': 'O marcador foi atualizado depois de o melhorar: lê os cantos meio tapados com o leitor novo; melhore-o outra vez para verificar os dois juntos.',
   'decks.broken': 'Não pode ser usado: {error}',
   'decks.improve': 'Melhorar este baralho ({n} min)',
   'decks.forget': 'Apagar os exemplos aprendidos',
