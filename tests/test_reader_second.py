@@ -189,3 +189,50 @@ def test_the_second_can_learn_from_what_the_first_doubts(monkeypatch: pytest.Mon
     kept = doubted(ROOT / "models", x, 0.5, batch=5)
     assert set(kept.tolist()) >= {0, 1, 4, 8} and len(kept) == 4 + 4
     assert doubted(ROOT / "models", x, 1.0).tolist() == list(range(12))
+
+
+@pytest.mark.parametrize(("answer", "min_prob", "doubts", "counts"), [
+    (("none", 0.99), 0.55, True, False),   # no card, however sure: asked; never counts
+    (("7H", 0.54), 0.55, True, False),     # a card under the threshold: asked
+    (("7H", 0.55), 0.55, False, True),     # at the threshold: the first's stands
+    (("7H", 0.90), 0.55, False, True),
+    (("7H", 0.79), 0.80, True, False),     # the second's own threshold
+])
+def test_the_one_rule_the_reader_and_the_check_ask(answer: tuple[str, float], min_prob: float,
+                                                   doubts: bool, counts: bool) -> None:
+    """`first_doubts` says which crops the second is asked about, `second_counts` which of
+    its answers stand: the reader (`_second_look`), the deck check (`Second.beside`) and
+    `training.second.doubted` all ask these two."""
+    from scorekeeper.vision.classifier import first_doubts, second_counts
+
+    assert first_doubts(answer, min_prob) is doubts
+    assert second_counts(answer, min_prob) is counts
+
+
+def test_the_check_takes_the_second_where_the_reader_does() -> None:
+    """`Second.beside` on probability rows picks the rows `CardReader._second_look` would."""
+    import numpy as np
+
+    from scorekeeper.training.adapt_check import Second
+    from scorekeeper.vision.classes import CLASSIFIER_CLASSES
+
+    n = len(CLASSIFIER_CLASSES)
+
+    def row(code: str, p: float) -> np.ndarray:
+        r = np.full(n, (1 - p) / (n - 1))
+        r[CLASSIFIER_CLASSES.index(code)] = p
+        return r
+
+    first = np.stack([row("none", 0.9), row("7H", 0.4), row("8S", 0.9), row("none", 0.9)])
+    second = np.stack([row("9D", 0.85), row("7H", 0.6), row("2C", 0.99)])
+
+    class Fixed:  # the second's answers for the crops it is asked about, in order
+        def probabilities(self, crops: list) -> np.ndarray:
+            assert len(crops) == 3  # rows 0, 1 and 3: none, unsure, none
+            return second
+
+    out = Second(Fixed(), 0.8, "x").beside(first, np.zeros((4, 48, 48, 3)), 0.55)
+    assert np.array_equal(out[0], second[0])  # a card at 0.85 ≥ 0.8: taken
+    assert np.array_equal(out[1], first[1])  # 0.6 < 0.8: the first's stands
+    assert np.array_equal(out[2], first[2])  # sure: never asked
+    assert np.array_equal(out[3], second[2])

@@ -20,6 +20,7 @@ from scorekeeper.files import file_digest
 from scorekeeper.training.covered import slide_over
 from scorekeeper.training.looks import augment
 from scorekeeper.vision.classes import CLASSIFIER_CLASSES
+from scorekeeper.vision.classifier import answers, first_doubts, second_counts
 
 CLASS_OF = {c: i for i, c in enumerate(CLASSIFIER_CLASSES)}
 HOLD_BACK = 0.2  # share of the deck's physical cards kept out of training, for the check
@@ -274,13 +275,15 @@ class Second:
     digest: str
 
     def beside(self, p: np.ndarray, crops: np.ndarray, min_prob: float) -> np.ndarray:
-        """`p` (the first's answers) with the second's where the reader would take it."""
-        none = CLASS_OF["none"]
-        doubted = np.flatnonzero((p.argmax(1) == none) | (p.max(1) < min_prob))
+        """`p` (the first's answers) with the second's where the reader would take it:
+        the reader's own rule (`first_doubts`, `second_counts`), on whole rows, which the
+        check scores."""
+        doubted = np.array([i for i, a in enumerate(answers(p)) if first_doubts(a, min_prob)],
+                           dtype=np.int64)
         if not len(doubted):
             return p
         q = self.classifier.probabilities([crops[i] for i in doubted])
-        take = (q.argmax(1) != none) & (q.max(1) >= self.min_prob)
+        take = np.array([second_counts(a, self.min_prob) for a in answers(q)], dtype=bool)
         out = p.copy()
         out[doubted[take]] = q[take]
         return out

@@ -129,6 +129,7 @@ def doubted(models: Path, x: np.ndarray, keep: float, seed: int = 0,
     answers `none` or under its card threshold, as the reader reads them, and `keep` of the
     rest drawn at random: the crops the second is asked about at the table, and enough of
     the others to keep what it reads of them."""
+    from scorekeeper.vision.classifier import first_doubts
     from scorekeeper.vision.reader import CardReader
 
     reader = CardReader(models)  # its first classifier and threshold, as model.json sets them
@@ -136,7 +137,7 @@ def doubted(models: Path, x: np.ndarray, keep: float, seed: int = 0,
     doubt = np.zeros(len(x), bool)
     for i in range(0, len(x), batch):
         answers = reader.classifier.classify(list(x[i:i + batch]))
-        doubt[i:i + len(answers)] = [c == "none" or p < reader.min_prob for c, p in answers]
+        doubt[i:i + len(answers)] = [first_doubts(a, reader.min_prob) for a in answers]
     rest = np.flatnonzero(~doubt)
     kept = np.random.default_rng(seed).choice(len(rest), round(keep * len(rest)), replace=False)
     return np.sort(np.concatenate([np.flatnonzero(doubt), rest[kept]]))

@@ -29,6 +29,27 @@ def crop_index(image: np.ndarray, box: tuple[float, float, float, float],
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+Answer = tuple[str, float]  # a class of CLASSIFIER_CLASSES and its probability
+
+
+def answers(p: np.ndarray) -> list[Answer]:
+    """Each row of probabilities as its surest class and that class's probability."""
+    best = p.argmax(1)
+    return [(CLASSIFIER_CLASSES[k], float(p[i, k])) for i, k in enumerate(best)]
+
+
+def first_doubts(answer: Answer, min_prob: float) -> bool:
+    """The reader asks the second classifier about a crop the first answers `none` or
+    under the card threshold `min_prob`. The reader and `deck adapt`'s check both ask this,
+    so that the check weighs the pair as the reader reads it."""
+    return answer[0] == "none" or answer[1] < min_prob
+
+
+def second_counts(answer: Answer, min_prob: float) -> bool:
+    """The second's answer stands where it names a card at its own threshold or more."""
+    return answer[0] != "none" and answer[1] >= min_prob
+
+
 def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
     batch = np.stack([c[:, :, ::-1] for c in crops]).transpose(0, 3, 1, 2)
     return np.ascontiguousarray(batch, dtype=np.float32) / 255.0
@@ -82,6 +103,4 @@ class IndexClassifier:
     def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
         if not crops:
             return []
-        p = self.probabilities(crops)
-        best = p.argmax(1)
-        return [(CLASSIFIER_CLASSES[k], float(p[i, k])) for i, k in enumerate(best)]
+        return answers(self.probabilities(crops))

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from scorekeeper.vision.classes import CARD, CARD_CODES, CLASSIFIER_CLASSES, INDEX
-from scorekeeper.vision.classifier import CROP, IndexClassifier, crop_index
+from scorekeeper.vision.classifier import (
+    CROP,
+    IndexClassifier,
+    crop_index,
+    first_doubts,
+    second_counts,
+)
 from scorekeeper.vision.detectors import create_detector
 from scorekeeper.vision.detectors.base import Detection, Detector
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
@@ -224,15 +230,14 @@ class CardReader:
         it is sure enough (`classifier.second.min_prob`); the first's answer elsewhere."""
         if self.second is None:
             return labels
-        doubted = [i for i, (code, p) in enumerate(labels)
-                   if code == "none" or p < self.min_prob]
+        doubted = [i for i, answer in enumerate(labels) if first_doubts(answer, self.min_prob)]
         if not doubted:
             return labels
         out = list(labels)
-        for i, (code, p) in zip(doubted, self.second.classify([crops[i] for i in doubted]),
-                                strict=True):
-            if code != "none" and p >= self.second_min_prob:
-                out[i] = (code, p)
+        for i, answer in zip(doubted, self.second.classify([crops[i] for i in doubted]),
+                             strict=True):
+            if second_counts(answer, self.second_min_prob):
+                out[i] = answer
         return out
 
     def detect(self, image: np.ndarray, camera: str | None = None
