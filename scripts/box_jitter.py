@@ -49,13 +49,13 @@ def main() -> None:
     args = ap.parse_args()
     reader = CardReader(args.models)
     assert reader.classifier is not None, "a two-stage model (index detector + classifier)"
-    counts: dict[str, Counter] = defaultdict(Counter)
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
     ratio: dict[str, float] = defaultdict(float)
     for meta in sorted((args.scenes / "cards").glob("*.json"))[:args.limit]:
         image = load_image(args.scenes / "images" / f"{meta.stem}.jpg")
         found = [d for d in reader.detect(image)[0] if d.cls == INDEX]
         for o in (o for o in read_labels(meta) if o["kind"] == "index"):
-            box: Box = tuple(o["box"])  # type: ignore[assignment]
+            box: Box = tuple(o["box"])
             best = max(found, key=lambda d: iou(d.box, box), default=None)
             if best is None or iou(best.box, box) < 0.5:
                 continue

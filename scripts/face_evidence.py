@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from scorekeeper.vision.evaluate import match_reads, read_labels
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
@@ -41,8 +42,8 @@ def main() -> None:
     tally: Counter[tuple[str, str, str, bool]] = Counter()
     for meta in sorted((args.scenes / "cards").glob("*.json"))[:args.limit]:
         objects = read_labels(meta)
-        truth: dict[int, dict] = {}
-        faces: dict[int, dict] = {}
+        truth: dict[int, dict[str, Any]] = {}
+        faces: dict[int, dict[str, Any]] = {}
         for o in objects:
             if o["kind"] == "index":
                 truth.setdefault(o["card_id"], {"card": o["card"], "boxes": []})["boxes"].append(
