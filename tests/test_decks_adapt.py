@@ -129,6 +129,53 @@ def test_the_check_weighs_the_second_where_the_reader_asks_it() -> None:
     assert np.array_equal(paired[[0, 2]], first[[0, 2]])
 
 
+@pytest.mark.parametrize("checked", ["0" * 64, None])
+def test_the_check_reads_the_current_deck_as_the_reader_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checked: str | None) -> None:
+    """The deck's current classifier, a rival of the candidate, is read with the generic
+    second beside it wherever its own check read one (an earlier release's second too:
+    `DeckProfile.pairs_second`), as the reader reads it; alone where its check read none."""
+    import scorekeeper.training.adapt_check as adapt_check
+    import scorekeeper.vision.classifier as classifier
+    from scorekeeper.decks.examples import STORE, centre_crop
+    from scorekeeper.decks.profile import DeckProfile
+    from scorekeeper.training.adapt_check import CLASS_OF, Second, crop_check
+
+    monkeypatch.setattr(adapt_check, "augment", lambda stored, rng: centre_crop(stored))
+    labels = np.array([CLASS_OF["3D"]] * 2)
+
+    def sure_of(card: str, n: int) -> np.ndarray:
+        return np.eye(54)[[CLASS_OF[card]] * n]
+
+    class Reads:  # the second: the truth
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+            return sure_of("3D", len(crops))
+
+    class TurnsDown(Reads):  # the deck's current classifier
+        def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+            return sure_of("none", len(crops))
+
+    # the generic and the candidate networks: sure of the wrong card, so never asked again
+    monkeypatch.setattr(adapt_check, "probabilities",
+                        lambda model, crops: sure_of("KS", len(crops)))
+    monkeypatch.setattr(classifier, "IndexClassifier", TurnsDown)
+    (tmp_path / "cards-cls.onnx").write_bytes(b"stand-in")
+    entry: dict[str, Any] = {"onnx": "cards-cls.onnx"}
+    if checked is not None:
+        entry["second"] = checked
+    profile = DeckProfile("home", tmp_path, {"classifier": entry})
+    stored = [np.full((STORE, STORE, 3), 128, np.uint8) for _ in labels]
+    second = Second(Reads(), 0.8, "1" * 64)  # a newer second than the one it was checked with
+    check = crop_check(None, None, profile, stored, labels, [0, 1], 0.55, second=second)
+    assert check["generic"] == check["adapted"] == 0.0
+    assert check["best"] == "current"
+    # the current classifier turns every crop down: with the second beside it, all right
+    assert check["best_accuracy"] == (0.0 if checked is None else 1.0)
+
+
 def test_the_check_reads_each_held_back_index_in_fans_too(monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
     """The crop check asks for the held-back indices under other cards of the deck, as a

@@ -103,6 +103,13 @@ class DeckProfile:
         second = cls.get("second") if isinstance(cls, dict) else None
         return second if isinstance(second, str) else None
 
+    @property
+    def pairs_second(self) -> bool:
+        """Whether the models' second classifier reads beside the deck's classifier: where
+        its install check read one beside it, that file or a later release's
+        (`second_state`). The reader and the install check both ask this."""
+        return self.checked_second is not None
+
     def second_state(self, models: Path) -> str:
         """What reads beside the deck's classifier. "alone": its install check read no
         second (a deck adapted before 0.22.0), so none does; "checked": the models' second
@@ -110,7 +117,7 @@ class DeckProfile:
         later release's), which reads beside it in that one's stead (0.23.0 measured a deck
         so read better than alone or generic; `deck adapt` checks the pair again); "none":
         the models name no second."""
-        if self.checked_second is None:
+        if not self.pairs_second:
             return "alone"
         shipped = models_second(models)
         if shipped is None:

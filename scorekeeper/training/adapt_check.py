@@ -318,7 +318,8 @@ def crop_check(generic, model, profile: DeckProfile, stored: list[np.ndarray], l
            second: Second | None = None) -> dict:
     """Held-back figures of the generic, the deck's current and the adapted model, each
     with the generic `second` beside it where the reader would read so (the adapted one:
-    installed with it; the current one: where its own check read with that file)."""
+    installed with it; the current one: where its own check read a second beside it,
+    `DeckProfile.pairs_second`)."""
     # the held-back crops as photographed, and as a table's camera might see them: the
     # hard cases are what adapting is for, so the check must contain them; with `boxes`,
     # that includes each held-back index in a tight fan (`fan_looks`)
@@ -342,8 +343,7 @@ def crop_check(generic, model, profile: DeckProfile, stored: list[np.ndarray], l
         # an unreadable current model is no rival (onnxruntime has its own error types)
         with contextlib.suppress(Exception):
             results["current"] = read(IndexClassifier(current).probabilities(list(crops)),
-                                      second is not None
-                                      and profile.checked_second == second.digest)
+                                      profile.pairs_second)
     rivals = {k: v for k, v in results.items() if k != "adapted"}
     # a tie is no evidence: the new model must read more held-back crops right, and not
     # answer more of them falsely (measured: a tie decided on the mean probability of the

@@ -107,9 +107,9 @@ def train_second(models: Path, scenes: list[Path], more: list[Path], val: Path,
     # one crop seed a folder, as scripts/train_classifier.py cuts them with a cache a folder
     parts = [training_crops([f], val, 1, [None], plan.readable_copies) for f in scenes + more]
     vx, vy = parts[0][2], parts[0][3]
-    first_x = np.concatenate([p[0] for p in parts[:len(scenes)]])
-    first_y = np.concatenate([p[1] for p in parts[:len(scenes)]])
     x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    first = sum(len(p[0]) for p in parts[:len(scenes)])  # stage one's: a view, not a copy
+    first_x, first_y = x[:first], y[:first]
     log(f"stage one: {len(first_x)} training crops, {len(vx)} validation crops")
     out = models / FILE
     train = partial(classifier_train.train, seed=3, val=(vx, vy), lr=plan.lr,

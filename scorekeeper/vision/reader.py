@@ -89,10 +89,10 @@ class CardReader:
     `deck`: a deck profile whose adapted networks read instead of the generic ones: its
     detector (ONNX; under another runtime the generic detector finds the cards) and its
     classifier, each where the deck has one; the generic second classifier stays beside
-    the deck's classifier where the deck's install check read with that same file
-    (`DeckProfile.second_state`). A deck network that cannot be loaded is not fatal: the
-    generic one reads, and `warnings` says so. With no deck, nothing here differs from the
-    generic model.
+    the deck's classifier where the deck's install check read a second beside it, the
+    same file or a later release's (`DeckProfile.pairs_second`). A deck network that cannot
+    be loaded is not fatal: the generic one reads, and `warnings` says so. With no deck,
+    nothing here differs from the generic model.
     """
 
     def __init__(self, models: Path = MODELS, runtime: str | None = None,
@@ -131,8 +131,8 @@ class CardReader:
             self.classifier = self._deck_classifier(deck, deck.classifier_path,
                                                     cls.get("turns", False), cls.get("sure", SURE))
         # a second classifier, taught covered corners, reads what the first turns down; a
-        # deck's own classifier keeps it beside it only where the deck's install check read
-        # with that very file (else the deck reads as it was checked: alone)
+        # deck's own classifier keeps it beside it where the deck's install check read a
+        # second beside it (else the deck reads as it was checked: alone)
         self.second: IndexClassifier | None = None
         self.second_min_prob = 1.0
         deck_first = self.classifier is not None
@@ -141,7 +141,7 @@ class CardReader:
                                               cls.get("sure", SURE))
         second = cls.get("second") if self.two_stage else None
         if second is not None and (not deck_first or (
-                deck is not None and deck.second_state(models) in ("checked", "newer"))):
+                deck is not None and deck.pairs_second)):
             self._load_second(models / second["onnx"], cls.get("turns", False),
                               cls.get("sure", SURE), float(second["min_prob"]))
         self.min_prob = card_threshold(meta)
