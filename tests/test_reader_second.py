@@ -51,11 +51,20 @@ def test_the_second_reads_only_what_the_first_turns_down() -> None:
     assert reader.second.asked == 2  # type: ignore[union-attr]
 
 
-def test_an_unsure_second_answer_changes_nothing() -> None:
-    reader = _reader([("7H", 0.9), ("QS", 0.4), ("none", 0.9)], [("QC", 0.69), ("none", 0.99)])
+def test_an_unsure_second_answer_reads_nothing_and_the_surer_name_is_offered() -> None:
+    reader = _reader([("7H", 0.9), ("QS", 0.4), ("none", 0.6), ("8D", 0.5)],
+                     [("QC", 0.69), ("5S", 0.31), ("8H", 0.35)])
     result = reader.read(np.zeros((960, 1280, 3), np.uint8))
     assert [c.card for c in result.cards] == ["7H"]
-    assert [c.card for c in result.maybe] == ["QS"]  # the first's doubt is still offered
+    # QC: the second is surer than the first's QS; 5S: the first names no card; 8D: the
+    # first is surer than the second's 8H
+    assert sorted(c.card for c in result.maybe) == ["5S", "8D", "QC"]
+
+
+def test_without_a_second_the_first_doubt_is_offered() -> None:
+    reader = _reader([("7H", 0.9), ("QS", 0.4), ("2C", 0.2)], None)
+    result = reader.read(np.zeros((960, 1280, 3), np.uint8))
+    assert [c.card for c in result.maybe] == ["QS"]  # 2C: under MAYBE_PROB
 
 
 def test_without_a_second_the_first_reads_alone() -> None:

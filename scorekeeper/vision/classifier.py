@@ -50,6 +50,19 @@ def second_counts(answer: Answer, min_prob: float) -> bool:
     return answer[0] != "none" and answer[1] >= min_prob
 
 
+def offered(first: Answer, second: Answer | None, maybe_prob: float) -> Answer | None:
+    """What the scan review offers for a corner neither classifier reads surely (a "maybe":
+    one tap adds it): the name the surer of the two gives, from `maybe_prob` up; None where
+    neither names a card so surely. `second` None: the second was not asked.
+
+    Until 0.24.0 the offer was the first's answer whatever the second said; offering the
+    surer one doubles the missed cards one tap fixes on fans of real print
+    (scripts/offer_rules.py; models/README.md)."""
+    names = [a for a in (first, second) if a is not None and a[0] != "none"
+             and a[1] >= maybe_prob]
+    return max(names, key=lambda a: a[1]) if names else None
+
+
 def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
     batch = np.stack([c[:, :, ::-1] for c in crops]).transpose(0, 3, 1, 2)
     return np.ascontiguousarray(batch, dtype=np.float32) / 255.0

@@ -13,9 +13,11 @@ import numpy as np
 from scorekeeper.vision.classes import CARD, CARD_CODES, CLASSIFIER_CLASSES, INDEX
 from scorekeeper.vision.classifier import (
     CROP,
+    Answer,
     IndexClassifier,
     crop_index,
     first_doubts,
+    offered,
     second_counts,
 )
 from scorekeeper.vision.detectors import create_detector
@@ -212,11 +214,12 @@ class CardReader:
             cards = [d for d in dets if d.cls == CARD]
             assert self.classifier is not None
             crops = [crop_index(image, d.box) for d in index_dets]
-            labels = self._second_look(crops, self.classifier.classify(crops))
-            named = [IndexReading(d, code, p) for d, (code, p) in
-                     zip(index_dets, labels, strict=True) if code != "none"]
-            readings = [r for r in named if r.prob >= self.min_prob]
-            doubtful = [r for r in named if MAYBE_PROB <= r.prob < self.min_prob]
+            labels, offers = self._second_look(crops, self.classifier.classify(crops))
+            readings = [IndexReading(d, code, p) for d, (code, p) in
+                        zip(index_dets, labels, strict=True)
+                        if code != "none" and p >= self.min_prob]
+            doubtful = [IndexReading(d, *offer) for d, offer in
+                        zip(index_dets, offers, strict=True) if offer is not None]
         else:
             cards, doubtful = [], []
             readings = [IndexReading(d, CARD_CODES[d.cls], 1.0) for d in dets]
@@ -224,21 +227,26 @@ class CardReader:
         return ReadResult(found, (time.perf_counter() - start) * 1000, looks,
                           _maybe(doubtful, cards, found))
 
-    def _second_look(self, crops: list[np.ndarray], labels: list[tuple[str, float]]
-                     ) -> list[tuple[str, float]]:
-        """The second classifier's answer for each crop the first reads as no card, where
-        it is sure enough (`classifier.second.min_prob`); the first's answer elsewhere."""
-        if self.second is None:
-            return labels
-        doubted = [i for i, answer in enumerate(labels) if first_doubts(answer, self.min_prob)]
-        if not doubted:
-            return labels
+    def _second_look(self, crops: list[np.ndarray], labels: list[Answer]
+                     ) -> tuple[list[Answer], list[Answer | None]]:
+        """(each crop's answer, what is offered for it). The answer is the second
+        classifier's for a crop the first doubts, where the second is sure enough
+        (`classifier.second.min_prob`), the first's elsewhere. A crop read as no card is
+        offered as a "maybe" by the surer of the two names (`classifier.offered`)."""
         out = list(labels)
-        for i, answer in zip(doubted, self.second.classify([crops[i] for i in doubted]),
-                             strict=True):
-            if second_counts(answer, self.second_min_prob):
-                out[i] = answer
-        return out
+        seconds: dict[int, Answer] = {}
+        doubted = [i for i, answer in enumerate(labels) if first_doubts(answer, self.min_prob)]
+        if self.second is not None and doubted:
+            seconds = dict(zip(doubted, self.second.classify([crops[i] for i in doubted]),
+                               strict=True))
+            for i, answer in seconds.items():
+                if second_counts(answer, self.second_min_prob):
+                    out[i] = answer
+        offers: list[Answer | None] = [
+            None if answer[0] != "none" and answer[1] >= self.min_prob
+            else offered(labels[i], seconds.get(i), MAYBE_PROB)
+            for i, answer in enumerate(out)]
+        return out, offers
 
     def detect(self, image: np.ndarray, camera: str | None = None
                ) -> tuple[list[Detection], int]:
