@@ -55,13 +55,18 @@ def offer(rule: str, first: Answer, second: Answer | None) -> Answer | None:
 
 
 def _truth(objects: list[dict[str, Any]], fans: bool) -> dict[int, dict[str, Any]]:
+    """The cards read ones are matched against, as the figure matches them, each marked
+    whether the figure asks for it: a fan scene's every card with a corner in view, asked
+    under 40 % covered (`eval --fans`); a rendered scene's cards with an index in view, all
+    asked (`eval`)."""
     if fans:
-        return {c: t for c, t in fan_truth(objects).items() if t["band"] in BAND_NAMES[:2]}
+        return {c: dict(t, asked=t["band"] in BAND_NAMES[:2])
+                for c, t in fan_truth(objects).items()}
     truth: dict[int, dict[str, Any]] = {}
     for o in objects:
         if o["kind"] == "index":
-            truth.setdefault(o["card_id"], {"card": o["card"], "boxes": []})["boxes"].append(
-                o["box"])
+            truth.setdefault(o["card_id"], {"card": o["card"], "boxes": [], "asked": True})[
+                "boxes"].append(o["box"])
     return truth
 
 
@@ -94,8 +99,8 @@ def main() -> None:
         found = pair_indices(readings, cards)
         ids = list(truth)
         matched = match_reads(found, [(truth[c]["card"], truth[c]["boxes"]) for c in ids])
-        missed = {c for k, c in enumerate(ids)
-                  if matched.hits.get(k) is None or matched.hits[k].card != truth[c]["card"]}
+        missed = {c for k, c in enumerate(ids) if truth[c]["asked"] and (
+            matched.hits.get(k) is None or matched.hits[k].card != truth[c]["card"])}
         missed_total += len(missed)
         every = fan_truth(read_labels(meta))  # every card with a corner in view
         every_ids = list(every)
@@ -117,7 +122,7 @@ def main() -> None:
                 right = card.card == every[cid]["card"]
                 if cid in missed:
                     t["missed: names it" if right else "missed: another"] += 1
-                elif cid in truth:
+                elif cid in truth and truth[cid]["asked"]:
                     t["on a card read right"] += 1
                 else:
                     t["not asked: names it" if right else "not asked: another"] += 1
