@@ -58,12 +58,6 @@ BOX_SPAN = 0.4
 OWN_INDEX_INSIDE = 0.5
 
 
-# Two detections of one printed index overlap: the smaller box lies 0.6–1.0 inside the
-# other (11 such pairs on the training designs' validation scenes and game tables), where
-# two cards' indices side by side lie under 0.5 inside (`scripts/same_index_pairs.py`).
-SAME_INDEX_INSIDE = 0.55
-
-
 @dataclass(frozen=True)
 class IndexReading:
     det: Detection
@@ -97,22 +91,11 @@ def _union(readings: list[IndexReading], *more: Box) -> Box:
             max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def _inside_share(a: Box, b: Box) -> float:
-    """The share of the smaller of two boxes that lies inside the other."""
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / small if small > 0 else 0.0
-
-
 def _same_index(a: IndexReading, b: IndexReading) -> bool:
-    """Two detections of one printed index: the same reading, each centre in the other's
-    box, and the smaller box mostly inside the other (`SAME_INDEX_INSIDE`). Two identical
-    cards of two decks fanned side by side in one hand lie with each index centre in the
-    other's box too, but shifted by the fan's step: kept apart by the last test."""
-    return (a.card == b.card and point_in_box(a.det.centre, b.det.box)
-            and point_in_box(b.det.centre, a.det.box)
-            and _inside_share(a.det.box, b.det.box) >= SAME_INDEX_INSIDE)
+    """Two detections of one printed index: the same reading, each centre in the other's box
+    (two identical cards of two decks never lie with their indices one on the other)."""
+    return a.card == b.card and point_in_box(a.det.centre, b.det.box) and point_in_box(b.det.centre,
+                                                                             a.det.box)
 
 
 def _lying(det: Detection) -> int:
