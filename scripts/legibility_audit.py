@@ -34,28 +34,13 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision.evaluate import _Detections, match_reads, read_labels
-from scorekeeper.vision.fan_eval import BAND_NAMES, fan_truth
+from scorekeeper.vision.fan_eval import asked_truth
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
 CELL = 220      # px a cell's crop is scaled into
 CONTEXT = 0.75  # the box's longer side added on every side: the table around the index
 PER_SHEET = 12
 COLUMNS = 3
-
-
-def _cards(objects: list[dict[str, Any]], fans: bool) -> dict[int, dict[str, Any]]:
-    """card_id → code, boxes, and whether the figure asks for it: every card with an index
-    in view for the held-out count; a fan scene's cards whose best corner is under 40 %
-    covered (the cards a fan scene with nothing to correct must read)."""
-    if fans:
-        return {cid: dict(t, asked=t["band"] in BAND_NAMES[:2])
-                for cid, t in fan_truth(objects).items()}
-    cards: dict[int, dict[str, Any]] = {}
-    for o in objects:
-        if o["kind"] == "index":
-            cards.setdefault(o["card_id"], {"card": o["card"], "boxes": [], "asked": True})[
-                "boxes"].append(o["box"])
-    return cards
 
 
 def _crop(image: np.ndarray, box: list[float]) -> np.ndarray:
@@ -90,7 +75,7 @@ def sheets(args: argparse.Namespace) -> None:
     misses: list[dict[str, Any]] = []
     hits: list[dict[str, Any]] = []
     for meta in sorted((args.scenes / "cards").glob("*.json"))[:args.limit]:
-        cards = _cards(read_labels(meta), args.fans)
+        cards = asked_truth(read_labels(meta), args.fans)
         ids = list(cards)
         image = load_image(args.scenes / "images" / f"{meta.stem}.jpg")
         result = reader.read(image)

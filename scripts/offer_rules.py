@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from scorekeeper.vision.classes import CARD, INDEX
 from scorekeeper.vision.classifier import (
@@ -37,7 +36,7 @@ from scorekeeper.vision.classifier import (
     second_counts,
 )
 from scorekeeper.vision.evaluate import match_reads, read_labels
-from scorekeeper.vision.fan_eval import BAND_NAMES, fan_truth
+from scorekeeper.vision.fan_eval import asked_truth, fan_truth
 from scorekeeper.vision.pairing import IndexReading, pair_indices
 from scorekeeper.vision.reader import MAYBE_PROB, MODELS, CardReader, _maybe, load_image
 
@@ -54,22 +53,6 @@ def offer(rule: str, first: Answer, second: Answer | None) -> Answer | None:
     return pick if pick[0] != "none" and pick[1] >= MAYBE_PROB else None
 
 
-def _truth(objects: list[dict[str, Any]], fans: bool) -> dict[int, dict[str, Any]]:
-    """The cards read ones are matched against, as the figure matches them, each marked
-    whether the figure asks for it: a fan scene's every card with a corner in view, asked
-    under 40 % covered (`eval --fans`); a rendered scene's cards with an index in view, all
-    asked (`eval`)."""
-    if fans:
-        return {c: dict(t, asked=t["band"] in BAND_NAMES[:2])
-                for c, t in fan_truth(objects).items()}
-    truth: dict[int, dict[str, Any]] = {}
-    for o in objects:
-        if o["kind"] == "index":
-            truth.setdefault(o["card_id"], {"card": o["card"], "boxes": [], "asked": True})[
-                "boxes"].append(o["box"])
-    return truth
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("scenes", type=Path)
@@ -82,7 +65,7 @@ def main() -> None:
     tally: dict[str, Counter[str]] = {rule: Counter() for rule in RULES}
     missed_total = 0
     for meta in sorted((args.scenes / "cards").glob("*.json"))[:args.limit]:
-        truth = _truth(read_labels(meta), args.fans)
+        truth = asked_truth(read_labels(meta), args.fans)
         image = load_image(args.scenes / "images" / f"{meta.stem}.jpg")
         dets, _ = reader.detect(image)
         index_dets = [d for d in dets if d.cls == INDEX]

@@ -137,3 +137,20 @@ def test_the_fan_f1_is_rounded_once() -> None:
         ("60 %+", 15, 0, 0))}
     # P 839/843, R 839/915: F1 0.95449, which a 4-place rounding first would print as 0.955
     assert under_40(bands, 1) == {"labelled": 915, "exact": 839, "false": 4, "f1": 0.954}
+
+
+def test_asked_truth_marks_the_cards_each_figure_asks_for() -> None:
+    from scorekeeper.vision.fan_eval import asked_truth
+
+    objects = [
+        {"kind": "index", "card": "7H", "card_id": 1, "box": [0, 0, 10, 20], "visible": 1.0},
+        {"kind": "partial", "card": "QS", "card_id": 2, "box": [20, 0, 25, 20],
+         "visible": 0.5},
+        {"kind": "card", "card": "7H", "card_id": 1, "box": [0, 0, 60, 90], "visible": 1.0},
+    ]
+    fans = asked_truth(objects, fans=True)
+    assert {c: (t["card"], t["asked"]) for c, t in fans.items()} == {
+        1: ("7H", True), 2: ("QS", False)}  # the QS is half covered: shown, not asked
+    scenes = asked_truth(objects, fans=False)
+    assert {c: (t["card"], t["asked"], len(t["boxes"])) for c, t in scenes.items()} == {
+        1: ("7H", True, 1)}  # the held-out count asks for cards with an index in view

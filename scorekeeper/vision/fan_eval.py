@@ -87,6 +87,23 @@ def under_40(bands: dict[str, dict[str, Any]], strays: int) -> dict[str, Any]:
     return {"labelled": labelled, "exact": exact, "false": false, "f1": round(f1, 3)}
 
 
+def asked_truth(objects: list[dict[str, Any]], fans: bool) -> dict[int, dict[str, Any]]:
+    """card_id → code, boxes and `asked`: the cards read ones are matched against as a
+    figure matches them, each marked whether the figure asks for it. A fan scene: every
+    card with a corner in view, asked under 40 % covered (`eval --fans`); a rendered scene:
+    the cards with an index in view, all asked (`eval`). The scripts that look behind a
+    figure (scripts/legibility_audit.py, offer_rules.py) count the cards it counts."""
+    if fans:
+        return {c: dict(t, asked=t["band"] in BAND_NAMES[:2])
+                for c, t in fan_truth(objects).items()}
+    truth: dict[int, dict[str, Any]] = {}
+    for o in objects:
+        if o["kind"] == "index":
+            truth.setdefault(o["card_id"], {"card": o["card"], "boxes": [], "asked": True})[
+                "boxes"].append(o["box"])
+    return truth
+
+
 def _score(reader: Any, spy: _Detections, root: Path, meta: Path,
            bands: dict[str, dict[str, Any]]) -> tuple[int, bool]:
     """One scene into `bands`; (its strays, whether it needs no correction)."""
