@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.vision.evaluate import match_reads, read_labels
+from scorekeeper.vision.evaluate import index_truth, match_reads, read_labels
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
 SHOWN = ((0.9, "face ≥ 90 % in view"), (0.5, "face 50–90 %"), (0.0, "face < 50 %"))
@@ -42,14 +42,9 @@ def main() -> None:
     tally: Counter[tuple[str, str, str, bool]] = Counter()
     for meta in sorted((args.scenes / "cards").glob("*.json"))[:args.limit]:
         objects = read_labels(meta)
-        truth: dict[int, dict[str, Any]] = {}
-        faces: dict[int, dict[str, Any]] = {}
-        for o in objects:
-            if o["kind"] == "index":
-                truth.setdefault(o["card_id"], {"card": o["card"], "boxes": []})["boxes"].append(
-                    o["box"])
-            elif o["kind"] == "card":
-                faces[o["card_id"]] = o
+        truth = index_truth(objects)
+        faces: dict[int, dict[str, Any]] = {o["card_id"]: o for o in objects
+                                            if o["kind"] == "card"}
         ids = list(truth)
         result = reader.read(load_image(args.scenes / "images" / f"{meta.stem}.jpg"))
         matched = match_reads(result.cards, [(truth[c]["card"], truth[c]["boxes"]) for c in ids])

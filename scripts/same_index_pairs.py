@@ -20,12 +20,10 @@ from pathlib import Path
 
 from scorekeeper.vision.classes import INDEX
 from scorekeeper.vision.classifier import crop_index
-from scorekeeper.vision.evaluate import _iou, read_labels
+from scorekeeper.vision.evaluate import DETECTED_IOU, _iou, read_labels
 from scorekeeper.vision.fan_eval import CORNER_KINDS
 from scorekeeper.vision.pairing import IndexReading, _same_index
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
-
-MATCH = 0.3  # a detection lies on a labelled corner from this IoU (evaluate.DETECTED_IOU)
 
 
 def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> float:
@@ -40,7 +38,7 @@ def _owner(r: IndexReading, corners: list[tuple[int, list[float]]]) -> tuple[int
     """(card_id, corner number) of the labelled corner `r` lies on, if any."""
     ious = [_iou(r.det.box, box) for _, box in corners]
     best = max(range(len(corners)), key=ious.__getitem__, default=None)
-    if best is None or ious[best] < MATCH:
+    if best is None or ious[best] < DETECTED_IOU:
         return None
     return corners[best][0], best
 

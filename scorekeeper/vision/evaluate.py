@@ -241,15 +241,22 @@ def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> 
     return score.as_dict()
 
 
-def _score_scene(reader: CardReader, root: Path, meta_path: Path, score: Score,
-                 spy: _Detections) -> None:
-    objects = read_labels(meta_path)
+def index_truth(objects: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """card_id → code, index boxes and player: the cards the held-out count asks for (every
+    card with an index in view), as `eval` and the scripts behind its figures match them."""
     truth: dict[int, dict[str, Any]] = {}
     for o in objects:
         if o["kind"] == "index":
             t = truth.setdefault(o["card_id"], {"card": o["card"], "boxes": [],
                                                 "player": o.get("player")})
             t["boxes"].append(o["box"])
+    return truth
+
+
+def _score_scene(reader: CardReader, root: Path, meta_path: Path, score: Score,
+                 spy: _Detections) -> None:
+    objects = read_labels(meta_path)
+    truth = index_truth(objects)
     ignore = [(o["card"], [o["box"]]) for o in objects if o["kind"] in UNASKED]
     image = load_image(root / "images" / f"{meta_path.stem}.jpg")
     result = reader.read(image)

@@ -18,6 +18,7 @@ from typing import Any
 
 from scorekeeper.vision.evaluate import (
     _Detections,
+    index_truth,
     match_reads,
     precision_recall_f1,
     read_labels,
@@ -96,12 +97,7 @@ def asked_truth(objects: list[dict[str, Any]], fans: bool) -> dict[int, dict[str
     if fans:
         return {c: dict(t, asked=t["band"] in BAND_NAMES[:2])
                 for c, t in fan_truth(objects).items()}
-    truth: dict[int, dict[str, Any]] = {}
-    for o in objects:
-        if o["kind"] == "index":
-            truth.setdefault(o["card_id"], {"card": o["card"], "boxes": [], "asked": True})[
-                "boxes"].append(o["box"])
-    return truth
+    return {c: dict(t, asked=True) for c, t in index_truth(objects).items()}
 
 
 def _score(reader: Any, spy: _Detections, root: Path, meta: Path,
