@@ -26,7 +26,7 @@ import numpy as np
 
 from scorekeeper.vision.classes import CARD, CLASSIFIER_CLASSES, INDEX
 from scorekeeper.vision.classifier import crop_index
-from scorekeeper.vision.evaluate import UNASKED, match_reads, read_labels
+from scorekeeper.vision.evaluate import UNASKED, index_truth, match_reads, read_labels
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices
 from scorekeeper.vision.reader import CardReader, load_image
 
@@ -83,11 +83,7 @@ def score(scenes: list[dict[str, Any]], read: Any) -> dict[str, int]:
     exact = false = truth_n = clean = 0
     for scene in scenes:
         objects = scene["objects"]
-        truth: dict[int, dict[str, Any]] = {}
-        for o in objects:
-            if o["kind"] == "index":
-                truth.setdefault(o["card_id"], {"card": o["card"], "boxes": []})["boxes"].append(
-                    o["box"])
+        truth = index_truth(objects)
         ignore = [(o["card"], [o["box"]]) for o in objects if o["kind"] in UNASKED]
         ids = list(truth)
         m = match_reads(read(scene), [(truth[c]["card"], truth[c]["boxes"]) for c in ids],
