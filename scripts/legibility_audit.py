@@ -33,7 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scorekeeper.vision.evaluate import _Detections, match_reads, read_labels
+from scorekeeper.vision.evaluate import _Detections, _rivals, match_reads, read_labels
 from scorekeeper.vision.fan_eval import asked_truth
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
@@ -86,7 +86,7 @@ def sheets(args: argparse.Namespace) -> None:
             read = matched.hits.get(k)
             right = read is not None and read.card == cards[cid]["card"]
             lost = ("read right" if right else "misread" if read is not None
-                    else spy.cause(image, cards[cid]["boxes"], result.cards))
+                    else spy.cause(image, cards[cid]["boxes"], result.cards, _rivals(cards, cid)))
             entry = {"scene": meta.stem, "card_id": cid, "card": cards[cid]["card"],
                      "boxes": cards[cid]["boxes"], "read": read.card if read else None,
                      "lost": lost}

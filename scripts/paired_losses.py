@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from scorekeeper.vision.classes import INDEX
-from scorekeeper.vision.evaluate import _Detections, _iou, match_reads, read_labels
+from scorekeeper.vision.evaluate import _Detections, _iou, _rivals, match_reads, read_labels
 from scorekeeper.vision.fan_eval import BAND_NAMES, fan_truth
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
@@ -43,7 +43,7 @@ def main() -> None:
         for k, cid in enumerate(ids):
             t = truth[cid]
             if (t["band"] not in BAND_NAMES[:2] or matched.hits.get(k) is not None
-                    or spy.cause(image, t["boxes"], result.cards) != PAIRED):
+                    or spy.cause(image, t["boxes"], result.cards, _rivals(truth, cid)) != PAIRED):
                 continue
             assert spy.last is not None
             det = max((d for d in spy.last if d.cls == INDEX),

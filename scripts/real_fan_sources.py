@@ -26,7 +26,7 @@ import numpy as np
 
 from scorekeeper.training.synth.fans import fan_places, scene_decks
 from scorekeeper.training.synth.realcards import faces_with_origins, real_deck, skip_names
-from scorekeeper.vision.evaluate import _Detections, match_reads, read_labels
+from scorekeeper.vision.evaluate import _Detections, _rivals, match_reads, read_labels
 from scorekeeper.vision.fan_eval import BAND_NAMES, fan_truth
 from scorekeeper.vision.reader import CardReader, load_image
 
@@ -69,7 +69,8 @@ def outcomes(fans: Path, args: argparse.Namespace) -> list[dict]:
                              "band": t["band"], "enlarged": place.width / o.side,
                              "outcome": "read" if card is not None and card.card == t["card"]
                              else "false" if card is not None
-                             else spy.cause(image, t["boxes"], result.cards)})
+                             else spy.cause(image, t["boxes"], result.cards,
+                                            _rivals(truth, cid))})
     finally:
         spy.close()
     return rows

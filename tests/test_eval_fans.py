@@ -154,3 +154,43 @@ def test_asked_truth_marks_the_cards_each_figure_asks_for() -> None:
     scenes = asked_truth(objects, fans=False)
     assert {c: (t["card"], t["asked"], len(t["boxes"])) for c, t in scenes.items()} == {
         1: ("7H", True, 1)}  # the held-out count asks for cards with an index in view
+
+
+class _Detecting:
+    """A reader with a detector (`detect`) and a classifier, as `eval` traces a miss by:
+    one index detection, on the 8♠'s index, read as the 8♠."""
+
+    min_prob = 0.5
+
+    def __init__(self) -> None:
+        self.det = Detection((20, 0, 30, 10), 0, 0.9)
+        self.classifier = SimpleNamespace(classify=lambda crops: [("8S", 0.9)] * len(crops))
+
+    def detect(self, image: object, camera: str | None = None):
+        return [self.det], 1
+
+    def read(self, image: object) -> SimpleNamespace:
+        dets, _ = self.detect(image)
+        return SimpleNamespace(cards=[PhysicalCard("8S", 0.9, self.det.box, (
+            IndexReading(self.det, "8S", 0.9),))])
+
+
+def test_a_card_whose_index_no_detection_boxes_is_not_detected_beside_its_neighbours(
+        tmp_path: Path) -> None:
+    pytest.importorskip("cv2")
+    import cv2
+    import numpy as np
+
+    (tmp_path / "images").mkdir(parents=True)
+    (tmp_path / "cards").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "000000.jpg"), np.zeros((100, 100, 3), np.uint8))
+    # a tight fan: the 2♥'s index 4 px beside the 8♠'s, which the only detection boxes
+    labels = [
+        {"kind": "index", "card": "2H", "card_id": 0, "box": [16, 0, 26, 10], "visible": 0.9},
+        {"kind": "index", "card": "8S", "card_id": 1, "box": [20, 0, 30, 10], "visible": 1.0},
+    ]
+    (tmp_path / "cards" / "000000.json").write_text(json.dumps(labels))
+    s = eval_fans(_Detecting(), tmp_path)
+    # the detection overlaps the 2♥'s index by IoU 0.43, the 8♠'s by 1: it is the 8♠'s
+    assert s["bands"]["0–20 %"]["missed_because"] == {"not detected": 1}
+    assert s["bands"]["0–20 %"]["correct"] == 1

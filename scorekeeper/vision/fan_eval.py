@@ -18,6 +18,7 @@ from typing import Any
 
 from scorekeeper.vision.evaluate import (
     _Detections,
+    _rivals,
     index_truth,
     match_reads,
     precision_recall_f1,
@@ -115,7 +116,8 @@ def _score(reader: Any, spy: _Detections, root: Path, meta: Path,
         band["labelled"] += 1
         card = matched.hits.get(k)
         if card is None:
-            band["missed_because"][spy.cause(image, t["boxes"], result.cards)] += 1
+            band["missed_because"][spy.cause(image, t["boxes"], result.cards,
+                                             _rivals(truth, cid))] += 1
             fixes += BAND_NAMES.index(t["band"]) < 2
         elif card.card == t["card"]:
             band["correct"] += 1
