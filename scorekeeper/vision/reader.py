@@ -25,6 +25,8 @@ from scorekeeper.vision.detectors.base import Detection, Detector
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
 from scorekeeper.vision.detectors.onnx import OnnxConfig
 from scorekeeper.vision.detectors.pytorch import TorchConfig
+from scorekeeper.vision.fan_gaps import stripe_gaps
+from scorekeeper.vision.hand_scale import rescaled_boxes
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices, point_in_box
 from scorekeeper.vision.refocus import (
     COARSE_SIDE,
@@ -87,6 +89,10 @@ def _maybe(doubtful: list[IndexReading], cards: list[Detection],
 
 class CardReader:
     """Detector + index classifier + corner pairing, configured by models/model.json.
+
+    A corner the classifiers turn down in a hand or a row is looked at again at its
+    neighbours' index size (`hand_scale`), and the place where a fan's stripe of indices
+    skips one is read too (`fan_gaps`).
 
     `deck`: a deck profile whose adapted networks read instead of the generic ones: its
     detector (ONNX; under another runtime the generic detector finds the cards) and its
@@ -215,9 +221,11 @@ class CardReader:
             assert self.classifier is not None
             crops = [crop_index(image, d.box) for d in index_dets]
             labels, offers = self._second_look(crops, self.classifier.classify(crops))
+            labels = self._rescaled_look(image, index_dets, labels)
             readings = [IndexReading(d, code, p) for d, (code, p) in
                         zip(index_dets, labels, strict=True)
                         if code != "none" and p >= self.min_prob]
+            readings += self._gap_readings(image, index_dets, readings)
             doubtful = [IndexReading(d, *offer) for d, offer in
                         zip(index_dets, offers, strict=True) if offer is not None]
         else:
@@ -247,6 +255,47 @@ class CardReader:
             else offered(labels[i], seconds.get(i), MAYBE_PROB)
             for i, answer in enumerate(out)]
         return out, offers
+
+    def _rescaled_look(self, image: np.ndarray, index_dets: list[Detection],
+                       labels: list[Answer]) -> list[Answer]:
+        """Each corner both classifiers turn down looked at again, cropped at the size of
+        the indices around it (`hand_scale`): read there as the reader reads any crop,
+        unless it names a card the frame reads already (a half-covered corner cropped
+        larger may take in its neighbour's index)."""
+        turned = [i for i, (code, p) in enumerate(labels)
+                  if code == "none" or p < self.min_prob]
+        boxes = rescaled_boxes(index_dets, turned)
+        if not boxes:
+            return labels
+        assert self.classifier is not None
+        crops = [crop_index(image, box) for box in boxes.values()]
+        again, _ = self._second_look(crops, self.classifier.classify(crops))
+        out = list(labels)
+        read = {code for code, p in labels if code != "none" and p >= self.min_prob}
+        for i, (code, p) in zip(boxes, again, strict=True):
+            if code != "none" and p >= self.min_prob and code not in read:
+                out[i] = (code, p)
+                read.add(code)
+        return out
+
+    def _gap_readings(self, image: np.ndarray, index_dets: list[Detection],
+                      readings: list[IndexReading]) -> list[IndexReading]:
+        """Cards read where a stripe of indices skips one (`fan_gaps`): as the reader reads
+        any crop, unless it names a card the frame reads already (the place between two
+        indices may show one of them)."""
+        gaps = stripe_gaps(index_dets)
+        if not gaps:
+            return []
+        assert self.classifier is not None
+        crops = [crop_index(image, box) for box, _, _ in gaps]
+        answers, _ = self._second_look(crops, self.classifier.classify(crops))
+        read = {r.card for r in readings}
+        out: list[IndexReading] = []
+        for (box, a, b), (code, p) in zip(gaps, answers, strict=True):
+            if code != "none" and p >= self.min_prob and code not in read:
+                out.append(IndexReading(Detection(box, INDEX, min(a.conf, b.conf)), code, p))
+                read.add(code)
+        return out
 
     def detect(self, image: np.ndarray, camera: str | None = None
                ) -> tuple[list[Detection], int]:
