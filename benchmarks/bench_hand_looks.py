@@ -1,0 +1,49 @@
+"""What the reader's looks at a hand cost a frame: the turned-down corners cropped again at
+their neighbours' size (`vision/hand_scale.py`) and the places a fan's stripe skips
+(`vision/fan_gaps.py`), timed apart from the rest of the read on the shipped bench frames.
+
+    .venv/bin/python benchmarks/bench_hand_looks.py [--repeat 15]
+
+Each frame is detected and classified once; then the two looks are run `--repeat` times on
+those detections and answers, and the median and the slowest are printed (ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from scorekeeper.vision.bench import load_frames
+from scorekeeper.vision.classes import INDEX
+from scorekeeper.vision.classifier import crop_index
+from scorekeeper.vision.pairing import IndexReading
+from scorekeeper.vision.reader import CardReader, load_image
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=15)
+    args = ap.parse_args()
+    reader = CardReader()
+    assert reader.classifier is not None
+    for frame in load_frames():
+        image = load_image(frame.path)
+        dets, _ = reader.detect(image)
+        indices = [d for d in dets if d.cls == INDEX]
+        crops = [crop_index(image, d.box) for d in indices]
+        labels, _ = reader._second_look(crops, reader.classifier.classify(crops))
+        readings = [IndexReading(d, code, p) for d, (code, p) in zip(indices, labels, strict=True)
+                    if code != "none" and p >= reader.min_prob]
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            reader._rescaled_look(image, indices, labels)
+            reader._gap_readings(image, indices, readings)
+            times.append((time.perf_counter() - start) * 1000)
+        print(f"{frame.path.name:32s} {len(indices):3d} indices   looks at a hand: median "
+              f"{statistics.median(times):5.1f} ms, slowest {max(times):5.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
