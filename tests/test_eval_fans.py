@@ -48,7 +48,8 @@ class _Reader:
         return SimpleNamespace(cards=cards)
 
 
-def _scene(root: Path) -> None:
+def _scene(root: Path, labels: list[dict] | None = None) -> None:
+    """One 100 × 100 scene labelled `labels` (default: four cards, one in each band)."""
     pytest.importorskip("cv2")
     import cv2
     import numpy as np
@@ -56,7 +57,7 @@ def _scene(root: Path) -> None:
     (root / "images").mkdir(parents=True)
     (root / "cards").mkdir()
     cv2.imwrite(str(root / "images" / "000000.jpg"), np.zeros((100, 100, 3), np.uint8))
-    labels = [
+    labels = labels or [
         {"kind": "index", "card": "AS", "card_id": 0, "box": [0, 0, 10, 10], "visible": 0.9},
         {"kind": "readable", "card": "3D", "card_id": 1, "box": [20, 0, 30, 10],
          "visible": 0.7},
@@ -177,19 +178,11 @@ class _Detecting:
 
 def test_a_card_whose_index_no_detection_boxes_is_not_detected_beside_its_neighbours(
         tmp_path: Path) -> None:
-    pytest.importorskip("cv2")
-    import cv2
-    import numpy as np
-
-    (tmp_path / "images").mkdir(parents=True)
-    (tmp_path / "cards").mkdir()
-    cv2.imwrite(str(tmp_path / "images" / "000000.jpg"), np.zeros((100, 100, 3), np.uint8))
     # a tight fan: the 2♥'s index 4 px beside the 8♠'s, which the only detection boxes
-    labels = [
+    _scene(tmp_path, [
         {"kind": "index", "card": "2H", "card_id": 0, "box": [16, 0, 26, 10], "visible": 0.9},
         {"kind": "index", "card": "8S", "card_id": 1, "box": [20, 0, 30, 10], "visible": 1.0},
-    ]
-    (tmp_path / "cards" / "000000.json").write_text(json.dumps(labels))
+    ])
     s = eval_fans(_Detecting(), tmp_path)
     # the detection overlaps the 2♥'s index by IoU 0.43, the 8♠'s by 1: it is the 8♠'s
     assert s["bands"]["0–20 %"]["missed_because"] == {"not detected": 1}

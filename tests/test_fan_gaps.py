@@ -3,16 +3,14 @@ reads there."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from scorekeeper.vision.classes import INDEX
 from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.fan_gaps import stripe_gaps
+from tests.test_hand_scale import needs_model
 
-ROOT = Path(__file__).resolve().parents[1]
 Box = tuple[float, float, float, float]
 
 
@@ -54,21 +52,10 @@ def test_each_skipped_place_is_one_gap_however_many_pairs_point_at_it() -> None:
     assert len(stripe_gaps(_dets(boxes))) == 1
 
 
-needs_model = pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(),
-                                 reason="no trained model")
-
-
 def _reader(answers: list[tuple[str, float]]):
-    from scorekeeper.vision.reader import CardReader
-    from tests.test_hand_scale import Answers
-    from tests.test_reader_maybe import FixedDetector
+    from tests.test_hand_scale import _reader as reader_of
 
-    reader = CardReader()
-    reader.refocus = False
-    reader.detector = FixedDetector(HAND)  # type: ignore[assignment]
-    reader.classifier = Answers(answers)  # type: ignore[assignment]
-    reader.second = None
-    return reader
+    return reader_of(answers, HAND)
 
 
 @needs_model

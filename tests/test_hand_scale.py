@@ -75,13 +75,16 @@ class Answers:
         return out
 
 
-def _reader(first: list[tuple[str, float]]):
+def _reader(first: list[tuple[str, float]], boxes: list[tuple[float, float, float, float]]
+            = STRIPE):
+    """A reader whose detector finds `boxes` and whose first classifier answers `first` in
+    turn (no second): the detected corners first, then what the looks at a hand crop."""
     from scorekeeper.vision.reader import CardReader
     from tests.test_reader_maybe import FixedDetector
 
     reader = CardReader()
     reader.refocus = False
-    reader.detector = FixedDetector(STRIPE)  # type: ignore[assignment]
+    reader.detector = FixedDetector(boxes)  # type: ignore[assignment]
     reader.classifier = Answers(first)  # type: ignore[assignment]
     reader.second = None
     return reader
