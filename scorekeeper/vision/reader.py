@@ -222,9 +222,8 @@ class CardReader:
             crops = [crop_index(image, d.box) for d in index_dets]
             labels, offers = self._second_look(crops, self.classifier.classify(crops))
             labels = self._rescaled_look(image, index_dets, labels)
-            readings = [IndexReading(d, code, p) for d, (code, p) in
-                        zip(index_dets, labels, strict=True)
-                        if code != "none" and p >= self.min_prob]
+            readings = [IndexReading(d, *answer) for d, answer in
+                        zip(index_dets, labels, strict=True) if self._reads(answer)]
             readings += self._gap_readings(image, index_dets, readings)
             doubtful = [IndexReading(d, *offer) for d, offer in
                         zip(index_dets, offers, strict=True) if offer is not None]
@@ -251,8 +250,7 @@ class CardReader:
                 if second_counts(answer, self.second_min_prob):
                     out[i] = answer
         offers: list[Answer | None] = [
-            None if answer[0] != "none" and answer[1] >= self.min_prob
-            else offered(labels[i], seconds.get(i), MAYBE_PROB)
+            None if self._reads(answer) else offered(labels[i], seconds.get(i), MAYBE_PROB)
             for i, answer in enumerate(out)]
         return out, offers
 
@@ -262,8 +260,7 @@ class CardReader:
         the indices around it (`hand_scale`): read there as the reader reads any crop,
         unless it names a card the frame reads already (a half-covered corner cropped
         larger may take in its neighbour's index)."""
-        turned = [i for i, (code, p) in enumerate(labels)
-                  if code == "none" or p < self.min_prob]
+        turned = [i for i, answer in enumerate(labels) if not self._reads(answer)]
         boxes = rescaled_boxes(index_dets, turned)
         if not boxes:
             return labels
@@ -271,11 +268,10 @@ class CardReader:
         crops = [crop_index(image, box) for box in boxes.values()]
         again, _ = self._second_look(crops, self.classifier.classify(crops))
         out = list(labels)
-        read = {code for code, p in labels if code != "none" and p >= self.min_prob}
-        for i, (code, p) in zip(boxes, again, strict=True):
-            if code != "none" and p >= self.min_prob and code not in read:
-                out[i] = (code, p)
-                read.add(code)
+        where = list(boxes)
+        read = {code for code, _ in filter(self._reads, labels)}
+        for k in self._new_cards(again, read):
+            out[where[k]] = again[k]
         return out
 
     def _gap_readings(self, image: np.ndarray, index_dets: list[Detection],
@@ -289,12 +285,25 @@ class CardReader:
         assert self.classifier is not None
         crops = [crop_index(image, box) for box, _, _ in gaps]
         answers, _ = self._second_look(crops, self.classifier.classify(crops))
-        read = {r.card for r in readings}
         out: list[IndexReading] = []
-        for (box, a, b), (code, p) in zip(gaps, answers, strict=True):
-            if code != "none" and p >= self.min_prob and code not in read:
-                out.append(IndexReading(Detection(box, INDEX, min(a.conf, b.conf)), code, p))
-                read.add(code)
+        for k in self._new_cards(answers, {r.card for r in readings}):
+            box, a, b = gaps[k]
+            out.append(IndexReading(Detection(box, INDEX, min(a.conf, b.conf)), *answers[k]))
+        return out
+
+    def _reads(self, answer: Answer) -> bool:
+        """Whether the reader reads `answer` as a card: one named at the card threshold."""
+        return not first_doubts(answer, self.min_prob)
+
+    def _new_cards(self, answers: list[Answer], read: set[str]) -> list[int]:
+        """The positions of `answers` that read a card `read` (the frame's cards so far)
+        does not hold, each added to it as taken: a second look at a corner or a gap may
+        take in a neighbour's index, which is read already."""
+        out = []
+        for k, answer in enumerate(answers):
+            if self._reads(answer) and answer[0] not in read:
+                out.append(k)
+                read.add(answer[0])
         return out
 
     def detect(self, image: np.ndarray, camera: str | None = None
