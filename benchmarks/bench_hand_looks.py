@@ -33,8 +33,8 @@ def main() -> None:
         indices = [d for d in dets if d.cls == INDEX]
         crops = [crop_index(image, d.box) for d in indices]
         labels, _ = reader._second_look(crops, reader.classifier.classify(crops))
-        readings = [IndexReading(d, code, p) for d, (code, p) in zip(indices, labels, strict=True)
-                    if code != "none" and p >= reader.min_prob]
+        readings = [IndexReading(d, *answer) for d, answer in zip(indices, labels, strict=True)
+                    if reader._reads(answer)]
         times = []
         for _ in range(args.repeat):
             start = time.perf_counter()

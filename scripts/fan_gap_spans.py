@@ -19,15 +19,11 @@ from pathlib import Path
 
 from scorekeeper.vision import fan_gaps
 from scorekeeper.vision.classes import INDEX
-from scorekeeper.vision.evaluate import index_truth, read_labels
+from scorekeeper.vision.evaluate import _centre, index_truth, read_labels
 from scorekeeper.vision.fan_eval import fan_truth
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
 LIMITS = (1.5, 2.0, 2.5, 3.0, 4.0, 8.0)
-
-
-def _centre(box: list[float] | tuple[float, ...]) -> tuple[float, float]:
-    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
 def main() -> None:
