@@ -187,3 +187,33 @@ def test_a_card_whose_index_no_detection_boxes_is_not_detected_beside_its_neighb
     # the detection overlaps the 2♥'s index by IoU 0.43, the 8♠'s by 1: it is the 8♠'s
     assert s["bands"]["0–20 %"]["missed_because"] == {"not detected": 1}
     assert s["bands"]["0–20 %"]["correct"] == 1
+
+
+class _HandDetecting(_Detecting):
+    """A reader whose frame look finds nothing and whose hand detector boxes the 2♥'s index,
+    which the classifier turns down."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.classifier = SimpleNamespace(classify=lambda crops: [("none", 0.9)] * len(crops))
+
+    def detect(self, image: object, camera: str | None = None):
+        return [], 1
+
+    def hand_indices(self, image: object, index_dets: list[Detection]) -> list[Detection]:
+        return [Detection((16, 0, 26, 10), 0, 0.6)]
+
+    def read(self, image: object) -> SimpleNamespace:
+        dets, _ = self.detect(image)
+        self.hand_indices(image, dets)
+        return SimpleNamespace(cards=[])
+
+
+def test_a_box_the_hand_detector_added_counts_as_detected(tmp_path: Path) -> None:
+    _scene(tmp_path, [
+        {"kind": "index", "card": "2H", "card_id": 0, "box": [16, 0, 26, 10], "visible": 0.9},
+    ])
+    reader = _HandDetecting()
+    s = eval_fans(reader, tmp_path)
+    assert s["bands"]["0–20 %"]["missed_because"] == {"turned down by the classifier": 1}
+    assert "hand_indices" not in vars(reader)  # the spy is taken off again

@@ -137,25 +137,38 @@ Boxes = Sequence[Sequence[float]]
 
 
 class _Detections:
-    """Keeps the detections a reader's `read` looked at, so a missed card can be traced
-    without detecting the frame twice (a reader without `detect` is left alone)."""
+    """Keeps the detections a reader's `read` looked at, the hand detector's included, so
+    a missed card can be traced without detecting the frame twice (a reader without
+    `detect` is left alone)."""
 
     def __init__(self, reader: Any) -> None:
         self.reader = reader
         self.last: list[Detection] | None = None
         self.inner = getattr(reader, "detect", None)
+        self.hands = getattr(reader, "hand_indices", None)
         if self.inner is not None:
             reader.detect = self._detect
+        if self.hands is not None:
+            reader.hand_indices = self._hand_indices
 
     def _detect(self, image: Any, camera: str | None = None) -> tuple[list[Detection], int]:
         assert self.inner is not None
         out: tuple[list[Detection], int] = self.inner(image, camera)
-        self.last = out[0]
+        self.last = list(out[0])
+        return out
+
+    def _hand_indices(self, image: Any, index_dets: list[Detection]) -> list[Detection]:
+        assert self.hands is not None
+        out: list[Detection] = self.hands(image, index_dets)
+        if self.last is not None:
+            self.last += out
         return out
 
     def close(self) -> None:
         if self.inner is not None:
             del self.reader.detect  # the class's method again
+        if self.hands is not None:
+            del self.reader.hand_indices
 
     def cause(self, image: Any, boxes: Boxes, cards: list[PhysicalCard],
               rivals: Iterable[Boxes] = ()) -> str:

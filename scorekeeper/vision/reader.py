@@ -6,6 +6,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from scorekeeper.vision.detectors.ncnn import NcnnConfig
 from scorekeeper.vision.detectors.onnx import OnnxConfig
 from scorekeeper.vision.detectors.pytorch import TorchConfig
 from scorekeeper.vision.fan_gaps import stripe_gaps
+from scorekeeper.vision.hand_look import hands, new_indices, region
 from scorekeeper.vision.hand_scale import rescaled_boxes
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices, point_in_box
 from scorekeeper.vision.refocus import (
@@ -92,7 +94,9 @@ class CardReader:
 
     A corner the classifiers turn down in a hand or a row is looked at again at its
     neighbours' index size (`hand_scale`), and the place where a fan's stripe of indices
-    skips one is read too (`fan_gaps`).
+    skips one is read too (`fan_gaps`). A model.json that names a hand detector
+    (`detector.hand`) has it look over each hand for the corners the first look missed
+    (`hand_look`; the shipped model names none).
 
     `deck`: a deck profile whose adapted networks read instead of the generic ones: its
     detector (ONNX; under another runtime the generic detector finds the cards) and its
@@ -160,6 +164,22 @@ class CardReader:
         self.scale = config.scale
         self.settled: dict[str, float] = {}  # camera → the scale its last frame settled on
         self.runtime = runtime
+        self.hand_detector: Detector | None = None
+        if self.two_stage and det.get("hand"):
+            self._load_hand_detector(models, det["hand"], common)
+
+    def _load_hand_detector(self, models: Path, hand: dict[str, Any],
+                            common: dict[str, Any]) -> None:
+        """The detector that looks over the hands (`hand_look`), in ONNX Runtime whatever
+        the frame's runtime; one that cannot be loaded leaves the hands to the first look
+        (and `warnings` says so)."""
+        path = models / hand["onnx"]
+        try:
+            config = OnnxConfig(path=path, **{**common, "conf": hand.get("conf", common["conf"])})
+            self.hand_detector = create_detector(config, self.names)
+        except Exception as exc:  # noqa: BLE001 - any load error: unusable, never a failed scan
+            self.warnings.append(f"the hand detector {path} cannot be loaded "
+                                 f"({str(exc)[:120]}); hands are read by the first look")
 
     def _load_second(self, path: Path, turns: bool, sure: float | None, min_prob: float
                      ) -> None:
@@ -224,7 +244,9 @@ class CardReader:
             labels = self._rescaled_look(image, index_dets, labels)
             readings = [IndexReading(d, *answer) for d, answer in
                         zip(index_dets, labels, strict=True) if self._reads(answer)]
-            readings += self._gap_readings(image, index_dets, readings)
+            in_hands = self.hand_indices(image, index_dets)
+            readings += self._hand_readings(image, in_hands, readings)
+            readings += self._gap_readings(image, index_dets + in_hands, readings)
             doubtful = [IndexReading(d, *offer) for d, offer in
                         zip(index_dets, offers, strict=True) if offer is not None]
         else:
@@ -273,6 +295,35 @@ class CardReader:
         for k in self._new_cards(again, read):
             out[where[k]] = again[k]
         return out
+
+    def hand_indices(self, image: np.ndarray, index_dets: list[Detection]
+                     ) -> list[Detection]:
+        """The indices the hand detector boxes in the hands of the frame's `index_dets`
+        where the first look boxed none: each hand cut out and looked at with its indices
+        at the size the detector reads best (`hand_look`)."""
+        if self.hand_detector is None:
+            return []
+        added: list[Detection] = []
+        for hand in hands(index_dets):
+            scale = self.index_px / median(d.size for d in hand)
+            x1, y1, x2, y2 = region(hand, image.shape)
+            found = [Detection((b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1), d.cls, d.conf)
+                     for d in self.hand_detector.detect(image[y1:y2, x1:x2], scale)
+                     for b in [d.box]]
+            added += new_indices(found, hand, index_dets + added, INDEX)
+        return added
+
+    def _hand_readings(self, image: np.ndarray, added: list[Detection],
+                       readings: list[IndexReading]) -> list[IndexReading]:
+        """The cards read from the indices the hand detector added, as from any index,
+        unless they name a card the frame reads already."""
+        if not added:
+            return []
+        assert self.classifier is not None
+        crops = [crop_index(image, d.box) for d in added]
+        answers, _ = self._second_look(crops, self.classifier.classify(crops))
+        return [IndexReading(added[k], *answers[k])
+                for k in self._new_cards(answers, {r.card for r in readings})]
 
     def _gap_readings(self, image: np.ndarray, index_dets: list[Detection],
                       readings: list[IndexReading]) -> list[IndexReading]:
