@@ -4,8 +4,8 @@ The frame's detector is taught to box an index only where most of it shows, so t
 boxes nothing on the busy print of a table; under a fan's next card it boxes little. A
 detector taught the corners a fan leaves boxes many more of them, and also pieces of
 court pictures on the table (docs/model-experiments.md, 0.17.0–0.18.0). So that detector
-looks only where the first found a hand: indices lying close together, several of one
-size. The hand's region is cut from the frame, scaled so its indices come to the size the
+looks only where the first found a hand: three or more indices lying close together.
+The hand's region is cut from the frame, scaled so its indices come to the size the
 detector reads best, and what it boxes there that the first look did not is read as any
 index is (`reader.CardReader`), unless it names a card the frame reads already.
 
@@ -13,7 +13,7 @@ It runs only with a model whose model.json names a hand detector (`detector.hand
 file and threshold). The shipped model names none: the one trained for it (a detector
 taught fan corners, with game tables among its scenes) read 28 more rendered fan cards and
 14 more of real print, but also 4 more false cards on the held-out random scenes and one
-or two on each held-out game-table set, and costs 20–95 ms on a table frame
+or two on each held-out game-table set, and costs 20–96 ms on a table frame
 (docs/model-experiments.md, 0.26.0).
 """
 
