@@ -17,8 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 from scorekeeper.vision.classes import INDEX
-from scorekeeper.vision.evaluate import _Detections, _iou, _rivals, match_reads, read_labels
+from scorekeeper.vision.evaluate import _Detections, _rivals, match_reads, read_labels
 from scorekeeper.vision.fan_eval import BAND_NAMES, fan_truth
+from scorekeeper.vision.pairing import box_iou
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
 PAIRED = "paired into another card"
@@ -47,7 +48,7 @@ def main() -> None:
                 continue
             assert spy.last is not None
             det = max((d for d in spy.last if d.cls == INDEX),
-                      key=lambda d: max(_iou(d.box, b) for b in t["boxes"]))
+                      key=lambda d: max(box_iou(d.box, b) for b in t["boxes"]))
             card = next(c for c in result.cards if any(r.det is det for r in c.indices))
             read = next(r for r in card.indices if r.det is det)
             joined = owner.get(id(card))

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from scorekeeper.vision.classes import INDEX
 from scorekeeper.vision.classifier import crop_index
-from scorekeeper.vision.evaluate import DETECTED_IOU, _iou, read_labels
+from scorekeeper.vision.evaluate import DETECTED_IOU, read_labels
 from scorekeeper.vision.fan_eval import CORNER_KINDS
-from scorekeeper.vision.pairing import IndexReading, _same_index
+from scorekeeper.vision.pairing import IndexReading, _same_index, box_iou
 from scorekeeper.vision.reader import MODELS, CardReader, load_image
 
 
@@ -36,7 +36,7 @@ def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 
 def _owner(r: IndexReading, corners: list[tuple[int, list[float]]]) -> tuple[int, int] | None:
     """(card_id, corner number) of the labelled corner `r` lies on, if any."""
-    ious = [_iou(r.det.box, box) for _, box in corners]
+    ious = [box_iou(r.det.box, box) for _, box in corners]
     best = max(range(len(corners)), key=ious.__getitem__, default=None)
     if best is None or ious[best] < DETECTED_IOU:
         return None
@@ -71,7 +71,7 @@ def main() -> None:
                 what = ("unknown" if oa is None or ob is None else
                         "two cards" if oa[0] != ob[0] else
                         "the same index" if oa[1] == ob[1] else "two corners of one card")
-                iou = _iou(a.det.box, b.det.box)
+                iou = box_iou(a.det.box, b.det.box)
                 rows[(what, _same_index(a, b), f"IoU {min(int(iou * 10), 9) / 10:.1f}",
                       f"inside {min(int(overlap * 10), 9) / 10:.1f}")] += 1
     print("| what they were | taken for one index | IoU from | smaller box inside from | pairs |")

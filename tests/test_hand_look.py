@@ -13,18 +13,8 @@ import pytest
 from scorekeeper.vision.classes import CARD, INDEX
 from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.hand_look import PAD, hands, new_indices, region
+from tests.test_fan_gaps import Box, _box, _dets
 from tests.test_hand_scale import ROOT, needs_model
-
-Box = tuple[float, float, float, float]
-
-
-def _box(x: float, y: float, w: float = 30.0, h: float = 40.0) -> Box:
-    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-
-
-def _dets(boxes: list[Box]) -> list[Detection]:
-    return [Detection(b, INDEX, 0.9) for b in boxes]
-
 
 # a hand's indices 25 px apart; the fourth card's index (at x 175) was not boxed
 HAND = [_box(100 + 25 * k, 100) for k in (0, 1, 2, 4, 5)]
@@ -98,8 +88,8 @@ def test_a_whole_card_box_and_a_second_box_on_the_same_place_are_not_new() -> No
 
 
 class CropDetector:
-    """A hand detector stand-in: boxes `boxes` (frame pixels) wherever they fall in the crop
-    it is shown, as the reader cut it from a frame at `origin`."""
+    """A hand detector stand-in: boxes `boxes` (frame pixels) in the crop it is shown, which
+    the reader cut from the frame at the hand's region (its corner at 45, 40)."""
 
     names = ("index", "card")
 

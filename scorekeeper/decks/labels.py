@@ -26,7 +26,7 @@ from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.vision.classes import CARD, INDEX
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.pairing import point_in_box
+from scorekeeper.vision.pairing import box_iou, point_in_box
 
 CARD_SHARE = 0.25  # an index found inside a box this much smaller: the box is a whole card
 CORNER_SHARE = 0.3  # a card's own index lies within this share of its diagonal of a corner
@@ -106,11 +106,6 @@ def _area(b: Box) -> float:
     return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
 
 
-def _iou(a: Box, b: Box) -> float:
-    inter = _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
-    return inter / max(1e-9, _area(a) + _area(b) - inter)
-
-
 def corner_windows(box: Box) -> list[Box]:
     """Where an upright (or quarter-turned) card's two indices are: no detector needed."""
     x1, y1, x2, y2 = box
@@ -128,7 +123,7 @@ def index_boxes(box: Box, dets: list[Detection]) -> list[Box]:
     card's corner windows."""
     indices = [d for d in dets if d.cls == INDEX and point_in_box(d.centre, box)]
     small = [d for d in indices if _area(d.box) <= CARD_SHARE * _area(box)]
-    whole = bool(small) or any(d.cls == CARD and _iou(d.box, box) >= 0.5 for d in dets)
+    whole = bool(small) or any(d.cls == CARD and box_iou(d.box, box) >= 0.5 for d in dets)
     if not whole:
         return [box]
     diag = float(np.hypot(box[2] - box[0], box[3] - box[1]))

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from scorekeeper.vision.classes import INDEX, RANK_NAMES, rank_of
 from scorekeeper.vision.classifier import crop_index
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.pairing import PhysicalCard, point_in_box
+from scorekeeper.vision.pairing import PhysicalCard, box_iou, point_in_box
 from scorekeeper.vision.reader import MODELS, CardReader, VisionError, load_image
 
 if TYPE_CHECKING:
@@ -124,15 +124,6 @@ def legacy_set(test: Path) -> Path | None:
     return legacy if (legacy / "cards").is_dir() else None
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
-
-
 Boxes = Sequence[Sequence[float]]
 
 
@@ -189,8 +180,8 @@ class _Detections:
         for d in self.last:
             if d.cls != INDEX:
                 continue
-            own = max(_iou(d.box, b) for b in boxes)
-            if all(max((_iou(d.box, b) for b in r), default=0.0) <= own for r in others):
+            own = max(box_iou(d.box, b) for b in boxes)
+            if all(max((box_iou(d.box, b) for b in r), default=0.0) <= own for r in others):
                 found.append((own, d))
         best = max(found, key=lambda f: f[0], default=None)
         if best is None or best[0] < DETECTED_IOU:

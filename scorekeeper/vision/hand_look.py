@@ -23,14 +23,12 @@ import math
 from statistics import median
 
 from scorekeeper.vision.detectors.base import Detection
-
-Box = tuple[float, float, float, float]
+from scorekeeper.vision.hand_scale import NEIGHBOURS, REACH
+from scorekeeper.vision.pairing import box_iou
 
 # Indices lie in one hand when each lies within `REACH` of the frame's typical index lengths
-# of another, and a hand has at least 1 + `NEIGHBOURS` of them (`hand_scale`'s "in a hand
-# or a row" is the same reach and count).
-REACH = 1.5
-NEIGHBOURS = 2
+# of another, and a hand has at least 1 + `NEIGHBOURS` of them: `hand_scale`'s "in a hand
+# or a row".
 # A hand's region reaches this many of its indices' lengths past its outer indices: a
 # fan's last under-card lies one step past the last index found.
 PAD = 1.0
@@ -41,14 +39,6 @@ SIZE_RANGE = (0.4, 1.5)
 # detector's own test for one index boxed twice (its NMS IoU). In a tight fan the next
 # card's index overlaps a card's own by 0.3–0.5, and its centre lies inside it.
 SAME_IOU = 0.5
-
-
-def _iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def hands(indices: list[Detection]) -> list[list[Detection]]:
@@ -102,7 +92,7 @@ def new_indices(found: list[Detection], hand: list[Detection], indices: list[Det
             continue
         if sum(math.dist(d.centre, n.centre) <= reach for n in hand) < NEIGHBOURS:
             continue
-        if any(_iou(d.box, n.box) >= SAME_IOU for n in [*indices, *out]):
+        if any(box_iou(d.box, n.box) >= SAME_IOU for n in [*indices, *out]):
             continue
         out.append(d)
     return out

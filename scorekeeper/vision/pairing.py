@@ -77,6 +77,16 @@ def point_in_box(point: tuple[float, float], box: Sequence[float]) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
+def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two x1, y1, x2, y2 boxes (0 where they do not overlap)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
 def _confidence(readings: list[IndexReading]) -> float:
     """Two agreeing corners are surer than one: 1 − Π(1 − p·conf)."""
     miss = 1.0

@@ -29,7 +29,13 @@ from scorekeeper.vision.detectors.pytorch import TorchConfig
 from scorekeeper.vision.fan_gaps import stripe_gaps
 from scorekeeper.vision.hand_look import hands, new_indices, region
 from scorekeeper.vision.hand_scale import rescaled_boxes
-from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices, point_in_box
+from scorekeeper.vision.pairing import (
+    Box,
+    IndexReading,
+    PhysicalCard,
+    pair_indices,
+    point_in_box,
+)
 from scorekeeper.vision.refocus import (
     COARSE_SIDE,
     INDEX_PX,
@@ -286,9 +292,7 @@ class CardReader:
         boxes = rescaled_boxes(index_dets, turned)
         if not boxes:
             return labels
-        assert self.classifier is not None
-        crops = [crop_index(image, box) for box in boxes.values()]
-        again, _ = self._second_look(crops, self.classifier.classify(crops))
+        again = self._answers_at(image, list(boxes.values()))
         out = list(labels)
         where = list(boxes)
         read = {code for code, _ in filter(self._reads, labels)}
@@ -319,9 +323,7 @@ class CardReader:
         unless they name a card the frame reads already."""
         if not added:
             return []
-        assert self.classifier is not None
-        crops = [crop_index(image, d.box) for d in added]
-        answers, _ = self._second_look(crops, self.classifier.classify(crops))
+        answers = self._answers_at(image, [d.box for d in added])
         return [IndexReading(added[k], *answers[k])
                 for k in self._new_cards(answers, {r.card for r in readings})]
 
@@ -333,14 +335,19 @@ class CardReader:
         gaps = stripe_gaps(index_dets)
         if not gaps:
             return []
-        assert self.classifier is not None
-        crops = [crop_index(image, box) for box, _, _ in gaps]
-        answers, _ = self._second_look(crops, self.classifier.classify(crops))
+        answers = self._answers_at(image, [box for box, _, _ in gaps])
         out: list[IndexReading] = []
         for k in self._new_cards(answers, {r.card for r in readings}):
             box, a, b = gaps[k]
             out.append(IndexReading(Detection(box, INDEX, min(a.conf, b.conf)), *answers[k]))
         return out
+
+    def _answers_at(self, image: np.ndarray, boxes: list[Box]) -> list[Answer]:
+        """Each box's answer as the reader answers for any index crop (`_second_look`),
+        without its offers: what a second look at a hand reads."""
+        assert self.classifier is not None
+        crops = [crop_index(image, box) for box in boxes]
+        return self._second_look(crops, self.classifier.classify(crops))[0]
 
     def _reads(self, answer: Answer) -> bool:
         """Whether the reader reads `answer` as a card: one named at the card threshold."""
