@@ -200,7 +200,8 @@ class _HandDetecting(_Detecting):
     def detect(self, image: object, camera: str | None = None):
         return [], 1
 
-    def hand_indices(self, image: object, index_dets: list[Detection]) -> list[Detection]:
+    def hand_indices(self, image: object, index_dets: list[Detection],
+                     taken: list[Detection] | None = None) -> list[Detection]:
         return [Detection((16, 0, 26, 10), 0, 0.6)]
 
     def read(self, image: object) -> SimpleNamespace:

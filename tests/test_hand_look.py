@@ -52,7 +52,7 @@ def test_a_hands_region_reaches_one_index_length_past_it_and_stays_in_the_frame(
 def test_a_box_where_the_hand_skips_an_index_is_new() -> None:
     hand = _dets(HAND)
     found = _dets([*HAND, MISSED])  # the hand detector boxes the hand's indices again too
-    assert [d.box for d in new_indices(found, hand, hand, INDEX)] == [MISSED]
+    assert [d.box for d in new_indices(found, hand, hand, {INDEX})] == [MISSED]
 
 
 @pytest.mark.parametrize("box", [
@@ -63,28 +63,28 @@ def test_a_box_where_the_hand_skips_an_index_is_new() -> None:
 ])
 def test_a_box_that_is_no_missed_index_of_the_hand_is_not_new(box: Box) -> None:
     hand = _dets(HAND)
-    assert new_indices(_dets([box]), hand, hand, INDEX) == []
+    assert new_indices(_dets([box]), hand, hand, {INDEX}) == []
 
 
 def test_a_box_beside_a_found_index_in_a_tight_fan_is_new() -> None:
     # 15 px from a found index (IoU 0.33) is another card's index, as a tight fan lays
     # them; 8 px from it (IoU 0.58) is that index boxed again
     hand = _dets(HAND)
-    assert new_indices(_dets([_box(185, 100)]), hand, hand, INDEX) != []
-    assert new_indices(_dets([_box(192, 100)]), hand, hand, INDEX) == []
+    assert new_indices(_dets([_box(185, 100)]), hand, hand, {INDEX}) != []
+    assert new_indices(_dets([_box(192, 100)]), hand, hand, {INDEX}) == []
 
 
 def test_a_box_on_an_index_the_first_look_found_is_not_new_read_or_not() -> None:
     hand = _dets(HAND)  # the third may have been turned down: its crop is the same
-    assert new_indices(_dets([_box(151, 101)]), hand, hand, INDEX) == []
+    assert new_indices(_dets([_box(151, 101)]), hand, hand, {INDEX}) == []
 
 
 def test_a_whole_card_box_and_a_second_box_on_the_same_place_are_not_new() -> None:
     hand = _dets(HAND)
     card = Detection(MISSED, CARD, 0.9)
     twice = _dets([MISSED, _box(177, 101)])
-    assert new_indices([card], hand, hand, INDEX) == []
-    assert [d.box for d in new_indices(twice, hand, hand, INDEX)] == [MISSED]
+    assert new_indices([card], hand, hand, {INDEX}) == []
+    assert [d.box for d in new_indices(twice, hand, hand, {INDEX})] == [MISSED]
 
 
 class CropDetector:

@@ -82,6 +82,11 @@ def test_the_detector_can_be_taught_readable_corners_by_todays_rule() -> None:
     assert len(lines) == 1 and lines[0].split()[0] == "0"
     covered = {**seen, "kind": "covered"}
     assert yolo_lines([covered], SIZE, "detector", readable=True) == []
+    # a card-naming detector is taught the same corner as its card
+    from scorekeeper.vision.classes import CARD_DETECTOR_CLASSES
+
+    (named,) = yolo_lines([seen, old], SIZE, "cards", readable=True)
+    assert CARD_DETECTOR_CLASSES[int(named.split()[0])] == "3D"
 
 
 def test_a_whole_index_and_a_hidden_pip_keep_their_labels() -> None:

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -52,8 +52,9 @@ def render(split: str, out: Path, count: int, size: int, seed: int,
                    check=True)
 
 
-def write_data_yaml(train: Path, val: Path, path: Path) -> Path:
-    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
+def write_data_yaml(train: Path, val: Path, path: Path,
+                    classes: Sequence[str] = DETECTOR_CLASSES) -> Path:
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(classes))
     tr, va = (train / "images").resolve(), (val / "images").resolve()
     path.write_text(f"train: {tr}\nval: {va}\nnames:\n{names}\n")
     return path

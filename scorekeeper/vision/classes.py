@@ -9,6 +9,8 @@ CARD_CODES: tuple[str, ...] = (*(f"{r}{s}" for s in SUITS for r in RANKS), JOKER
 NONE = len(CARD_CODES)  # the classifier's "not a card index" class
 CLASSIFIER_CLASSES: tuple[str, ...] = (*CARD_CODES, "none")
 DETECTOR_CLASSES: tuple[str, ...] = ("index", "card")
+# a detector that names the card itself: each index boxed as its card, then the whole card
+CARD_DETECTOR_CLASSES: tuple[str, ...] = (*CARD_CODES, "card")
 INDEX, CARD = 0, 1
 RANK_NAMES = {"9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 

@@ -148,9 +148,10 @@ class _Detections:
         self.last = list(out[0])
         return out
 
-    def _hand_indices(self, image: Any, index_dets: list[Detection]) -> list[Detection]:
+    def _hand_indices(self, image: Any, index_dets: list[Detection],
+                      taken: list[Detection] | None = None) -> list[Detection]:
         assert self.hands is not None
-        out: list[Detection] = self.hands(image, index_dets)
+        out: list[Detection] = self.hands(image, index_dets, taken)
         if self.last is not None:
             self.last += out
         return out

@@ -20,6 +20,7 @@ or two on each held-out game-table set, and costs 20–96 ms on a table frame
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from statistics import median
 
 from scorekeeper.vision.detectors.base import Detection
@@ -80,15 +81,15 @@ def region(hand: list[Detection], shape: tuple[int, ...]) -> tuple[int, int, int
 
 
 def new_indices(found: list[Detection], hand: list[Detection], indices: list[Detection],
-                cls: int) -> list[Detection]:
-    """The boxes of class `cls` in `found` (frame pixels) that are an index of `hand` the
+                classes: Collection[int]) -> list[Detection]:
+    """The boxes of `classes` in `found` (frame pixels) that are an index of `hand` the
     first look missed: of about the hand's size, within reach of `NEIGHBOURS` of its
     indices, on none of the frame's `indices`."""
     size = median(d.size for d in hand)
     reach = REACH * size
     out: list[Detection] = []
     for d in found:
-        if d.cls != cls or not SIZE_RANGE[0] * size <= d.size <= SIZE_RANGE[1] * size:
+        if d.cls not in classes or not SIZE_RANGE[0] * size <= d.size <= SIZE_RANGE[1] * size:
             continue
         if sum(math.dist(d.centre, n.centre) <= reach for n in hand) < NEIGHBOURS:
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
@@ -11,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scorekeeper.vision.classes import CARD, CARD_CODES, CLASSIFIER_CLASSES, INDEX
+from scorekeeper.vision.classes import (
+    CARD,
+    CARD_CODES,
+    CARD_DETECTOR_CLASSES,
+    CLASSIFIER_CLASSES,
+    DETECTOR_CLASSES,
+    INDEX,
+)
 from scorekeeper.vision.classifier import (
     CROP,
     Answer,
@@ -136,13 +144,19 @@ class CardReader:
         else:
             raise VisionError(f"unknown runtime {runtime!r}; use onnx, ncnn or torch")
         self.names = tuple(det["names"])
+        if self.names not in (tuple(DETECTOR_CLASSES), tuple(CARD_DETECTOR_CLASSES)):
+            raise VisionError(f"{meta_path}: detector classes {list(self.names)[:4]}... are "
+                              "neither index and card nor the cards and card")
+        self.two_stage = self.names == tuple(DETECTOR_CLASSES)
+        # a detector whose classes are the cards keeps one name an index (one NMS for all)
+        config = config.model_copy(update={"agnostic": not self.two_stage})
+        self.card_cls = self.names.index("card")
         self.warnings: list[str] = []
         self.deck: str | None = None
         detector = None
         if deck is not None and deck.detector_path is not None:
             detector = self._deck_detector(deck, deck.detector_path, config, runtime)
         self.detector = detector or create_detector(config, self.names)
-        self.two_stage = self.names[:2] == ("index", "card")
         cls = meta.get("classifier", {})
         self.classifier = None
         if self.two_stage and deck is not None and deck.classifier_path is not None:
@@ -164,13 +178,16 @@ class CardReader:
                               cls.get("sure", SURE), float(second["min_prob"]))
         self.min_prob = card_threshold(meta)
         # a fixed-size input (NCNN) cannot be enlarged: no second look there
-        self.refocus = self.two_stage and not config.imgsz
+        self.refocus = not config.imgsz
         self.index_px = float(det.get("index_px", INDEX_PX))
         self.max_scale = float(det.get("max_scale", MAX_SCALE))
         self.scale = config.scale
         self.settled: dict[str, float] = {}  # camera → the scale its last frame settled on
         self.runtime = runtime
         self.hand_detector: Detector | None = None
+        self.hand_names: tuple[str, ...] | None = None  # a hand detector naming the cards
+        self.hand_classes: set[int] = {INDEX}
+        self.hand_px = self.index_px
         if self.two_stage and det.get("hand"):
             self._load_hand_detector(models, det["hand"], common)
 
@@ -180,9 +197,15 @@ class CardReader:
         the frame's runtime; one that cannot be loaded leaves the hands to the first look
         (and `warnings` says so)."""
         path = models / hand["onnx"]
+        names = tuple(hand.get("names", self.names))
+        self.hand_px = float(hand.get("index_px", self.index_px))
         try:
-            config = OnnxConfig(path=path, **{**common, "conf": hand.get("conf", common["conf"])})
-            self.hand_detector = create_detector(config, self.names)
+            config = OnnxConfig(path=path, **{**common, "conf": hand.get("conf", common["conf"])},
+                                agnostic=names != self.names)
+            self.hand_detector = create_detector(config, names)
+            if names == tuple(CARD_DETECTOR_CLASSES):
+                self.hand_names = names
+                self.hand_classes = set(range(len(CARD_CODES)))
         except Exception as exc:  # noqa: BLE001 - any load error: unusable, never a failed scan
             self.warnings.append(f"the hand detector {path} cannot be loaded "
                                  f"({str(exc)[:120]}); hands are read by the first look")
@@ -250,14 +273,21 @@ class CardReader:
             labels = self._rescaled_look(image, index_dets, labels)
             readings = [IndexReading(d, *answer) for d, answer in
                         zip(index_dets, labels, strict=True) if self._reads(answer)]
-            in_hands = self.hand_indices(image, index_dets)
-            readings += self._hand_readings(image, in_hands, readings)
+            if self.hand_names is None:
+                in_hands = self.hand_indices(image, index_dets)
+                readings += self._hand_readings(image, in_hands, readings)
+            else:  # it names the card, also on a corner the classifiers turned down
+                in_hands = self.hand_indices(image, index_dets, [r.det for r in readings])
+                readings += self._named_readings(in_hands, readings)
             readings += self._gap_readings(image, index_dets + in_hands, readings)
             doubtful = [IndexReading(d, *offer) for d, offer in
                         zip(index_dets, offers, strict=True) if offer is not None]
-        else:
-            cards, doubtful = [], []
-            readings = [IndexReading(d, CARD_CODES[d.cls], 1.0) for d in dets]
+        else:  # the detector names the card; its confidence is the reading's
+            cards = [d for d in dets if d.cls == self.card_cls]
+            named = [(d, (self.names[d.cls], d.conf)) for d in dets if d.cls != self.card_cls]
+            readings = [IndexReading(d, *answer) for d, answer in named if self._reads(answer)]
+            doubtful = [IndexReading(d, *answer) for d, answer in named
+                        if not self._reads(answer) and answer[1] >= MAYBE_PROB]
         found = pair_indices(readings, cards)
         return ReadResult(found, (time.perf_counter() - start) * 1000, looks,
                           _maybe(doubtful, cards, found))
@@ -300,22 +330,33 @@ class CardReader:
             out[where[k]] = again[k]
         return out
 
-    def hand_indices(self, image: np.ndarray, index_dets: list[Detection]
-                     ) -> list[Detection]:
+    def hand_indices(self, image: np.ndarray, index_dets: list[Detection],
+                     taken: list[Detection] | None = None) -> list[Detection]:
         """The indices the hand detector boxes in the hands of the frame's `index_dets`
-        where the first look boxed none: each hand cut out and looked at with its indices
-        at the size the detector reads best (`hand_look`)."""
+        where the first look boxed none (or, given `taken`, where it read none): each hand
+        cut out and looked at with its indices at the size the detector reads best
+        (`hand_look`)."""
         if self.hand_detector is None:
             return []
+        taken = index_dets if taken is None else taken
         added: list[Detection] = []
         for hand in hands(index_dets):
-            scale = self.index_px / median(d.size for d in hand)
+            scale = self.hand_px / median(d.size for d in hand)
             x1, y1, x2, y2 = region(hand, image.shape)
             found = [Detection((b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1), d.cls, d.conf)
                      for d in self.hand_detector.detect(image[y1:y2, x1:x2], scale)
                      for b in [d.box]]
-            added += new_indices(found, hand, index_dets + added, INDEX)
+            added += new_indices(found, hand, taken + added, self.hand_classes)
         return added
+
+    def _named_readings(self, added: list[Detection], readings: list[IndexReading]
+                        ) -> list[IndexReading]:
+        """The cards a card-naming hand detector read on `added`, at its own threshold,
+        unless they name a card the frame reads already."""
+        assert self.hand_names is not None
+        answers = [(self.hand_names[d.cls], d.conf) for d in added]
+        return [IndexReading(added[k], *answers[k]) for k in self._new_cards(
+            answers, {r.card for r in readings}, reads=lambda _: True)]
 
     def _hand_readings(self, image: np.ndarray, added: list[Detection],
                        readings: list[IndexReading]) -> list[IndexReading]:
@@ -353,13 +394,16 @@ class CardReader:
         """Whether the reader reads `answer` as a card: one named at the card threshold."""
         return not first_doubts(answer, self.min_prob)
 
-    def _new_cards(self, answers: list[Answer], read: set[str]) -> list[int]:
-        """The positions of `answers` that read a card `read` (the frame's cards so far)
-        does not hold, each added to it as taken: a second look at a corner or a gap may
-        take in a neighbour's index, which is read already."""
+    def _new_cards(self, answers: list[Answer], read: set[str],
+                   reads: Callable[[Answer], bool] | None = None) -> list[int]:
+        """The positions of `answers` that read a card (`reads`, by default the card
+        threshold) `read` (the frame's cards so far) does not hold, each added to it as
+        taken: a second look at a corner or a gap may take in a neighbour's index, which is
+        read already."""
+        reads = reads or self._reads
         out = []
         for k, answer in enumerate(answers):
-            if self._reads(answer) and answer[0] not in read:
+            if reads(answer) and answer[0] not in read:
                 out.append(k)
                 read.add(answer[0])
         return out
@@ -385,9 +429,9 @@ class CardReader:
         if not dets and coarse < first / MIN_GAIN:
             # nothing found: perhaps cards that fill the frame, too big for this input
             dets, first, looks = self._look(image, coarse), coarse, looks + 1
-        again = refocus_scale([d.size for d in dets if d.cls == INDEX], long_side, first,
-                              self.index_px, self.max_scale, base=self.scale,
-                              card_sizes=[d.size for d in dets if d.cls == CARD])
+        again = refocus_scale([d.size for d in dets if d.cls != self.card_cls], long_side,
+                              first, self.index_px, self.max_scale, base=self.scale,
+                              card_sizes=[d.size for d in dets if d.cls == self.card_cls])
         if again:
             dets, first, looks = self._look(image, again), again, looks + 1
         if camera and dets:  # an empty table says nothing about the cards' size

@@ -1,10 +1,6 @@
 #!/usr/bin/env bash
 # `make model`'s GPU plan on a GPU machine that has no package access (see models/README.md).
-#
-# Carried beside the repo in .gpu/: wheels/ (ultralytics, pydantic and their pure-Python
-# needs for the machine's Python), cards/ (the art cache, packed by scripts/gpu/art.py) and
-# fonts.tar.xz (a subset of the fonts the art install adds, for font decks and printed
-# distractors; paths relative to /usr/share/fonts).
+# Wheels, art and fonts are carried in .gpu/ (scripts/gpu/setup.sh says what each is).
 # INIT=models: a warm start from the shipped networks (the classifier keeps their width).
 # DET_ARGS: more plan flags for the detector stage only, e.g. DET_ARGS="--imgsz 640" (the
 # next run docs/model-experiments.md 0.12.0 proposes: small indices learnt at their size).
@@ -19,22 +15,8 @@ OUT=${OUT:-/tmp/gpu-out}
 mkdir -p "$OUT"
 t0=$SECONDS
 say() { echo "[gpu $((SECONDS - t0))s] $*"; }
-export PYTHONUNBUFFERED=1 YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0
-if [ -z "${SKIP_INSTALL:-}" ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site \
-    .gpu/wheels/*.whl
-fi
-# ultralytics reads its results.csv back with polars inside a try: a stub is enough.
-mkdir -p /tmp/stub/polars
-echo 'def read_csv(*a, **k): raise RuntimeError("polars is not installed")' \
-  >/tmp/stub/polars/__init__.py
-export PYTHONPATH=/tmp/site:/tmp/stub:$PWD
-nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
-python3 -c 'import torch, ultralytics, pydantic; print(torch.__version__, ultralytics.__version__, torch.cuda.is_available())'
-python3 scripts/gpu/art.py unpack .gpu/cards data/cards
-if [ -f .gpu/fonts.tar.xz ]; then
-  mkdir -p /usr/share/fonts && tar -xJf .gpu/fonts.tar.xz -C /usr/share/fonts
-fi
+# shellcheck source=scripts/gpu/setup.sh
+source scripts/gpu/setup.sh
 say "art and fonts unpacked"
 
 TRAIN="python3 -m scorekeeper.training.train --plan gpu --skip-art --no-eval"

@@ -23,7 +23,7 @@ import numpy as np
 from scorekeeper.training.synth.cards import class_index
 from scorekeeper.training.synth.compose import DEFAULT, Style, readable_kind, render_scene
 from scorekeeper.training.synth.deckset import Deck, default_cards_dir, load_decks
-from scorekeeper.vision.classes import CARD_CODES
+from scorekeeper.vision.classes import CARD_CODES, CARD_DETECTOR_CLASSES, DETECTOR_CLASSES
 
 JPEG_QUALITY = 92
 
@@ -42,7 +42,7 @@ class Job:
 
 
 def class_names(classes: str) -> list[str]:
-    return ["index", "card"] if classes == "detector" else [*CARD_CODES, "card"]
+    return list(DETECTOR_CLASSES if classes == "detector" else CARD_DETECTOR_CLASSES)
 
 
 def yolo_lines(labels: list[dict[str, Any]], size: tuple[int, int], classes: str,

@@ -19,6 +19,9 @@ class YoloConfig(BaseModel):
     scale: float = 0.75
     conf: float = 0.25
     iou: float = 0.5
+    # one NMS over all classes: a detector whose classes are the cards must not keep two
+    # names for one index (an index and a card box barely overlap, so they never compete)
+    agnostic: bool = False
 
 
 @dataclass(frozen=True)

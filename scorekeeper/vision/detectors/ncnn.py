@@ -41,4 +41,5 @@ class NcnnDetector:
             ex.input("in0", ncnn.Mat(tensor))
             _, out = ex.extract("out0")
         raw = np.array(out)[None]
-        return decode(raw, ratio, pad, self.config.conf, self.config.iou, image.shape[:2])
+        return decode(raw, ratio, pad, self.config.conf, self.config.iou, image.shape[:2],
+                      self.config.agnostic)

@@ -32,4 +32,5 @@ class OnnxDetector:
         size = input_size(image.shape, self.config.imgsz, scale or self.config.scale)
         boxed, ratio, pad = letterbox(image, size, square=False)
         raw = self.session.run(None, {self.input: to_tensor(boxed)})[0]
-        return decode(raw, ratio, pad, self.config.conf, self.config.iou, image.shape[:2])
+        return decode(raw, ratio, pad, self.config.conf, self.config.iou, image.shape[:2],
+                      self.config.agnostic)

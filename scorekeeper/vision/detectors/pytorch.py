@@ -35,7 +35,8 @@ class TorchDetector:
 
         size = input_size(image.shape, self.config.imgsz, scale or self.config.scale)
         res = self.model.predict(image, imgsz=size, conf=self.config.conf,
-                                 iou=self.config.iou, verbose=False, device="cpu")[0]
+                                 iou=self.config.iou, agnostic_nms=self.config.agnostic,
+                                 verbose=False, device="cpu")[0]
         boxes = res.boxes
         return [Detection((float(b[0]), float(b[1]), float(b[2]), float(b[3])), int(c), float(p))
                 for b, c, p in zip(boxes.xyxy.tolist(), boxes.cls.tolist(),

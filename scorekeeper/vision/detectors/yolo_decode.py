@@ -48,8 +48,9 @@ def to_tensor(letterboxed: np.ndarray) -> np.ndarray:
 
 
 def decode(raw: np.ndarray, scale: float, pad: tuple[int, int], conf: float, iou: float,
-           shape: tuple[int, int]) -> list[Detection]:
-    """YOLO head output (1, 4 + classes, anchors) → detections after class-aware NMS."""
+           shape: tuple[int, int], agnostic: bool = False) -> list[Detection]:
+    """YOLO head output (1, 4 + classes, anchors) → detections after class-aware NMS (one
+    NMS over all classes when `agnostic`)."""
     pred = raw[0].T  # anchors × (4 + classes)
     scores = pred[:, 4:]
     cls = scores.argmax(1)
@@ -63,7 +64,7 @@ def decode(raw: np.ndarray, scale: float, pad: tuple[int, int], conf: float, iou
     y1 = (cy - h / 2 - pad[1]) / scale
     bw, bh = w / scale, h / scale
     # offset boxes by class so NMS never suppresses one class with another
-    offset = cls * 10_000.0
+    offset = 0.0 if agnostic else cls * 10_000.0
     rects = np.stack([x1 + offset, y1, bw, bh], 1).tolist()
     kept = cv2.dnn.NMSBoxes(rects, best.tolist(), conf, iou)
     ih, iw = shape
