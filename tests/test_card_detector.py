@@ -73,15 +73,17 @@ def _reader(answers: list[tuple[str, float]], found: list[tuple[Box, int, float]
     return reader
 
 
-# the first look's answers for HAND: the fourth corner (at x 200) turned down, and again
-# at its neighbours' size; then the stripe's gap at MISSED (x 175) read as no card
-TURNED_DOWN = [("7H", 0.9), ("8H", 0.9), ("9H", 0.9), ("none", 0.8), ("QH", 0.9),
-               ("none", 0.8), ("none", 0.9)]
+# the first look's answers for HAND: the fourth corner (at x 200) turned down (at its
+# neighbours' size already: not cropped again); then the classifiers' answer on the hand
+# detector's box (`told`) and on the stripe's gap at MISSED (x 175), read as no card
+def _turned_down(told: tuple[str, float]) -> list[tuple[str, float]]:
+    return [("7H", 0.9), ("8H", 0.9), ("9H", 0.9), ("none", 0.8), ("QH", 0.9), told,
+            ("none", 0.9)]
 
 
 @needs_model
-def test_a_turned_down_corner_is_read_by_the_name_the_hand_detector_gives_it() -> None:
-    reader = _reader(TURNED_DOWN, [_named(HAND[3], "JH")])
+def test_a_turned_down_corner_is_read_where_the_classifiers_agree_with_its_name() -> None:
+    reader = _reader(_turned_down(("JH", 0.35)), [_named(HAND[3], "JH")])
     result = reader.read(np.zeros((480, 640, 3), np.uint8))
     assert sorted(c.card for c in result.cards) == ["7H", "8H", "9H", "JH", "QH"]
     (jack,) = [c for c in result.cards if c.card == "JH"]
@@ -89,8 +91,16 @@ def test_a_turned_down_corner_is_read_by_the_name_the_hand_detector_gives_it() -
 
 
 @needs_model
+@pytest.mark.parametrize("told", [("JD", 0.9), ("none", 0.9)])
+def test_a_name_the_classifiers_do_not_give_reads_nothing(told: tuple[str, float]) -> None:
+    reader = _reader(_turned_down(told), [_named(HAND[3], "JH")])
+    result = reader.read(np.zeros((480, 640, 3), np.uint8))
+    assert sorted(c.card for c in result.cards) == ["7H", "8H", "9H", "QH"]
+
+
+@needs_model
 def test_a_corner_the_first_look_missed_is_read_by_its_name() -> None:
-    answers = [("7H", 0.9), ("8H", 0.9), ("9H", 0.9), ("JH", 0.9), ("QH", 0.9)]
+    answers = [("7H", 0.9), ("8H", 0.9), ("9H", 0.9), ("JH", 0.9), ("QH", 0.9), ("10H", 0.2)]
     reader = _reader(answers, [_named(MISSED, "10H")])
     result = reader.read(np.zeros((480, 640, 3), np.uint8))
     assert sorted(c.card for c in result.cards) == ["10H", "7H", "8H", "9H", "JH", "QH"]
@@ -98,16 +108,19 @@ def test_a_corner_the_first_look_missed_is_read_by_its_name() -> None:
 
 @needs_model
 def test_a_name_on_a_read_corner_or_naming_a_card_read_already_reads_nothing() -> None:
-    # the hand detector names the read 7H's corner 6H, and the missed corner 9H (read)
+    # the hand detector names the read 7H's corner 6H, and the missed corner 9H (read),
+    # where the classifiers agree: 9H
     found = [_named(HAND[0], "6H"), _named(MISSED, "9H")]
-    answers = [("7H", 0.9), ("8H", 0.9), ("9H", 0.9), ("JH", 0.9), ("QH", 0.9)]
-    result = _reader(answers, found).read(np.zeros((480, 640, 3), np.uint8))
+    answers = [("7H", 0.9), ("8H", 0.9), ("9H", 0.9), ("JH", 0.9), ("QH", 0.9), ("9H", 0.6)]
+    reader = _reader(answers, found)
+    result = reader.read(np.zeros((480, 640, 3), np.uint8))
     assert sorted(c.card for c in result.cards) == ["7H", "8H", "9H", "JH", "QH"]
+    assert len(reader.classifier.asked) == 6  # the read corner's name was never asked about
 
 
 @needs_model
 def test_a_whole_card_box_from_the_hand_detector_is_no_index() -> None:
-    result = _reader(TURNED_DOWN, [(HAND[3], CARD, 0.9)]).read(
+    result = _reader(_turned_down(("none", 0.9)), [(HAND[3], CARD, 0.9)]).read(
         np.zeros((480, 640, 3), np.uint8))
     assert sorted(c.card for c in result.cards) == ["7H", "8H", "9H", "QH"]
 
