@@ -1,7 +1,8 @@
 """What the reader's looks at a hand cost a frame: the turned-down corners cropped again at
 their neighbours' size (`vision/hand_scale.py`), the hand detector's look over each hand
-(`vision/hand_look.py`) and the places a fan's stripe skips (`vision/fan_gaps.py`), timed
-apart from the rest of the read on the shipped bench frames.
+(`vision/hand_look.py`; one that boxes indices or one that names the cards) and the places
+a fan's stripe skips (`vision/fan_gaps.py`), timed apart from the rest of the read on the
+shipped bench frames.
 
     .venv/bin/python benchmarks/bench_hand_looks.py [--repeat 15] [--models DIR]
 
@@ -44,8 +45,12 @@ def main() -> None:
             start = time.perf_counter()
             reader._rescaled_look(image, indices, labels)
             hand_start = time.perf_counter()
-            added = reader.hand_indices(image, indices)
-            reader._hand_readings(image, added, readings)
+            if reader.hand_names is None:
+                added = reader.hand_indices(image, indices)
+                reader._hand_readings(image, added, readings)
+            else:  # a hand detector naming the cards (`_named_readings`)
+                added = reader.hand_indices(image, indices, [r.det for r in readings])
+                reader._named_readings(image, added, readings)
             hand_times.append((time.perf_counter() - hand_start) * 1000)
             reader._gap_readings(image, indices + added, readings)
             times.append((time.perf_counter() - start) * 1000)

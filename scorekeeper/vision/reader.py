@@ -19,6 +19,7 @@ from scorekeeper.vision.classes import (
     CLASSIFIER_CLASSES,
     DETECTOR_CLASSES,
     INDEX,
+    JOKER,
 )
 from scorekeeper.vision.classifier import (
     CROP,
@@ -109,8 +110,9 @@ class CardReader:
     A corner the classifiers turn down in a hand or a row is looked at again at its
     neighbours' index size (`hand_scale`), and the place where a fan's stripe of indices
     skips one is read too (`fan_gaps`). A model.json that names a hand detector
-    (`detector.hand`) has it look over each hand for the corners the first look missed
-    (`hand_look`; the shipped model names none).
+    (`detector.hand`) has it look over each hand of a photo (not of a fixed camera's frame:
+    it costs 40–170 ms a table frame) for the corners the first look missed or, where it
+    names the cards, the classifiers turned down (`hand_look`).
 
     `deck`: a deck profile whose adapted networks read instead of the generic ones: its
     detector (ONNX; under another runtime the generic detector finds the cards) and its
@@ -202,13 +204,20 @@ class CardReader:
         try:
             config = OnnxConfig(path=path, **{**common, "conf": hand.get("conf", common["conf"])},
                                 agnostic=names != self.names)
-            self.hand_detector = create_detector(config, names)
-            if names == tuple(CARD_DETECTOR_CLASSES):
-                self.hand_names = names
-                self.hand_classes = set(range(len(CARD_CODES)))
+            self.use_hand_detector(create_detector(config, names))
         except Exception as exc:  # noqa: BLE001 - any load error: unusable, never a failed scan
             self.warnings.append(f"the hand detector {path} cannot be loaded "
                                  f"({str(exc)[:120]}); hands are read by the first look")
+
+    def use_hand_detector(self, detector: Detector) -> None:
+        """Look over the hands with `detector`: one that boxes indices (`hand_indices`
+        are read as any index), or one that names the cards (`_named_readings`)."""
+        self.hand_detector = detector
+        if tuple(detector.names) == tuple(CARD_DETECTOR_CLASSES):
+            self.hand_names = tuple(detector.names)
+            # no joker: what it names a joker on a game table is court art (0.26.0 and
+            # 0.27.0 alike, docs/model-experiments.md); the first look still reads one
+            self.hand_classes = set(range(len(CARD_CODES))) - {CARD_CODES.index(JOKER)}
 
     def _load_second(self, path: Path, turns: bool, sure: float | None, min_prob: float
                      ) -> None:
@@ -273,12 +282,10 @@ class CardReader:
             labels = self._rescaled_look(image, index_dets, labels)
             readings = [IndexReading(d, *answer) for d, answer in
                         zip(index_dets, labels, strict=True) if self._reads(answer)]
-            if self.hand_names is None:
-                in_hands = self.hand_indices(image, index_dets)
-                readings += self._hand_readings(image, in_hands, readings)
-            else:  # it names the card, also on a corner the classifiers turned down
-                in_hands = self.hand_indices(image, index_dets, [r.det for r in readings])
-                readings += self._named_readings(image, in_hands, readings)
+            in_hands: list[Detection] = []
+            if camera is None:  # a photo: a fixed camera's frame has no time for it
+                in_hands, added = self._hand_look(image, index_dets, readings)
+                readings += added
             readings += self._gap_readings(image, index_dets + in_hands, readings)
             doubtful = [IndexReading(d, *offer) for d, offer in
                         zip(index_dets, offers, strict=True) if offer is not None]
@@ -329,6 +336,17 @@ class CardReader:
         for k in self._new_cards(again, read):
             out[where[k]] = again[k]
         return out
+
+    def _hand_look(self, image: np.ndarray, index_dets: list[Detection],
+                   readings: list[IndexReading]
+                   ) -> tuple[list[Detection], list[IndexReading]]:
+        """(the boxes the hand detector added, the cards read from them)."""
+        if self.hand_names is None:
+            in_hands = self.hand_indices(image, index_dets)
+            return in_hands, self._hand_readings(image, in_hands, readings)
+        # it names the card, also on a corner the classifiers turned down
+        in_hands = self.hand_indices(image, index_dets, [r.det for r in readings])
+        return in_hands, self._named_readings(image, in_hands, readings)
 
     def hand_indices(self, image: np.ndarray, index_dets: list[Detection],
                      taken: list[Detection] | None = None) -> list[Detection]:
