@@ -110,7 +110,7 @@ def _reader(answers: list[tuple[str, float]], hand_boxes: list[Box]):
     from tests.test_hand_scale import _reader as reader_of
 
     reader = reader_of(answers, HAND)
-    reader.hand_detector = CropDetector(hand_boxes)
+    reader.use_hand_detector(CropDetector(hand_boxes))
     return reader
 
 
@@ -121,7 +121,7 @@ def test_the_hand_detectors_new_box_is_read_and_only_the_hand_is_looked_at() -> 
     result = reader.read(np.zeros((480, 640, 3), np.uint8))
     assert sorted(c.card for c in result.cards) == ["10H", "7H", "8H", "9H", "JH", "QH"]
     assert reader.hand_detector.shown == [(120, 235, 3)]  # the hand's region, not the frame
-    assert reader.hand_detector.scales == [pytest.approx(reader.index_px / 40)]
+    assert reader.hand_detector.scales == [pytest.approx(reader.hand_px / 40)]
 
 
 @needs_model

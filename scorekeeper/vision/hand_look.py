@@ -9,12 +9,12 @@ The hand's region is cut from the frame, scaled so its indices come to the size 
 detector reads best, and what it boxes there that the first look did not is read as any
 index is (`reader.CardReader`), unless it names a card the frame reads already.
 
-It runs only with a model whose model.json names a hand detector (`detector.hand`: its ONNX
-file and threshold). The shipped model names none: the one trained for it (a detector
-taught fan corners, with game tables among its scenes) read 28 more rendered fan cards and
-14 more of real print, but also 4 more false cards on the held-out random scenes and one
-or two on each held-out game-table set, and costs 20–96 ms on a table frame
-(docs/model-experiments.md, 0.26.0).
+It runs with a model whose model.json names a hand detector (`detector.hand`: its ONNX
+file, threshold, index size and classes), on photos only (a fixed camera's frame has no
+time for it). The shipped one names the cards itself (0.27.0: trained on a GPU, its classes
+the 53 cards and the card): it also looks at the corners the first look boxed but the
+classifiers turned down, and its name reads only where the classifiers, shown its box,
+name the same card, and never as a joker (docs/model-experiments.md, 0.26.0 and 0.27.0).
 """
 
 from __future__ import annotations

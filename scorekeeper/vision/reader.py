@@ -213,6 +213,7 @@ class CardReader:
         """Look over the hands with `detector`: one that boxes indices (`hand_indices`
         are read as any index), or one that names the cards (`_named_readings`)."""
         self.hand_detector = detector
+        self.hand_names, self.hand_classes = None, {INDEX}
         if tuple(detector.names) == tuple(CARD_DETECTOR_CLASSES):
             self.hand_names = tuple(detector.names)
             # no joker: what it names a joker on a game table is court art (0.26.0 and

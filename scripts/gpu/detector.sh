@@ -4,13 +4,14 @@
 # printed in font decks) and tight fans, every corner a person can still read labelled.
 # CLASSES=cards (default) trains a detector whose classes are the 53 cards and the card,
 # from the shipped detector's weights (its head re-learnt); CLASSES=detector the shipped
-# kind. What comes back in $OUT: cards-det.pt (export it here:
-# `python -m scorekeeper.training.train --stages export`, or scorekeeper eval reads the .pt
-# with --runtime torch), results.csv and the logs.
+# kind. What comes back in $OUT: cards-det.pt (export it to ONNX here, as
+# docs/model-experiments.md 0.27.0 did, and name it in a model.json), results.csv, the log.
 #   BUDGET=480 RENDER_S=100 bash scripts/gpu/detector.sh
 # A second call on the still-warm machine trains further on the same scenes (left in $W):
 #   SKIP_INSTALL=1 SKIP_RENDER=1 INIT=PATH/cards-det.pt LR0=0.005 BUDGET=285 bash ...
-# Wheels, art and fonts are carried in .gpu/ (scripts/gpu/setup.sh).
+# Wheels, art and fonts are carried in .gpu/ (scripts/gpu/setup.sh). With them the tree is
+# over the 64 MiB a device call takes: move the files the run does not read out of it for
+# the call (models/*.onnx, the NCNN model, cards-cls.pt; INIT's .pt must stay).
 set -euo pipefail
 BUDGET=${BUDGET:-520}
 RENDER_S=${RENDER_S:-150}
