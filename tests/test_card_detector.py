@@ -187,7 +187,7 @@ def test_a_detector_of_other_classes_is_refused(tmp_path: Path) -> None:
 
 @needs_model
 def test_a_fixed_cameras_frame_gets_no_hand_look() -> None:
-    # 40–170 ms a table frame: a photo (no camera) has the time, a live camera's frame not
+    # up to 170 ms a table frame: a photo (no camera) has the time, a live camera's frame not
     answers = [("7H", 0.9), ("8H", 0.9), ("9H", 0.9), ("JH", 0.9), ("QH", 0.9),
                ("none", 0.9)]  # the last: the stripe's gap at MISSED, where 10H lies
     reader = _reader(answers, [_named(MISSED, "10H")])

@@ -111,7 +111,7 @@ class CardReader:
     neighbours' index size (`hand_scale`), and the place where a fan's stripe of indices
     skips one is read too (`fan_gaps`). A model.json that names a hand detector
     (`detector.hand`) has it look over each hand of a photo (not of a fixed camera's frame:
-    it costs 40–170 ms a table frame) for the corners the first look missed or, where it
+    it costs up to 170 ms a table frame) for the corners the first look missed or, where it
     names the cards, the classifiers turned down (`hand_look`).
 
     `deck`: a deck profile whose adapted networks read instead of the generic ones: its
