@@ -45,12 +45,7 @@ def main() -> None:
             start = time.perf_counter()
             reader._rescaled_look(image, indices, labels)
             hand_start = time.perf_counter()
-            if reader.hand_names is None:
-                added = reader.hand_indices(image, indices)
-                reader._hand_readings(image, added, readings)
-            else:  # a hand detector naming the cards (`_named_readings`)
-                added = reader.hand_indices(image, indices, [r.det for r in readings])
-                reader._named_readings(image, added, readings)
+            added, _ = reader._hand_look(image, indices, readings)
             hand_times.append((time.perf_counter() - hand_start) * 1000)
             reader._gap_readings(image, indices + added, readings)
             times.append((time.perf_counter() - start) * 1000)

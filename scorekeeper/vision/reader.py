@@ -151,7 +151,8 @@ class CardReader:
                               "neither index and card nor the cards and card")
         self.two_stage = self.names == tuple(DETECTOR_CLASSES)
         # a detector whose classes are the cards keeps one name an index (one NMS for all)
-        config = config.model_copy(update={"agnostic": not self.two_stage})
+        config = config.model_copy(
+            update={"agnostic": self.names == tuple(CARD_DETECTOR_CLASSES)})
         self.card_cls = self.names.index("card")
         self.warnings: list[str] = []
         self.deck: str | None = None
@@ -203,7 +204,7 @@ class CardReader:
         self.hand_px = float(hand.get("index_px", self.index_px))
         try:
             config = OnnxConfig(path=path, **{**common, "conf": hand.get("conf", common["conf"])},
-                                agnostic=names != self.names)
+                                agnostic=names == tuple(CARD_DETECTOR_CLASSES))
             self.use_hand_detector(create_detector(config, names))
         except Exception as exc:  # noqa: BLE001 - any load error: unusable, never a failed scan
             self.warnings.append(f"the hand detector {path} cannot be loaded "
@@ -377,12 +378,12 @@ class CardReader:
         (alone, its names added 19 false cards on 900 held-out scenes; docs/
         model-experiments.md, 0.27.0)."""
         assert self.hand_names is not None
-        names = [(self.hand_names[d.cls], d.conf) for d in added]
         told = self._answers_at(image, [d.box for d in added]) if added else []
-        agreed = [k for k, answer in enumerate(told) if answer[0] == names[k][0]]
-        kept = [names[k] for k in agreed]
-        return [IndexReading(added[agreed[j]], *kept[j]) for j in self._new_cards(
-            kept, {r.card for r in readings}, reads=lambda _: True)]
+        agreed = [(d, (self.hand_names[d.cls], d.conf)) for d, answer in
+                  zip(added, told, strict=True) if answer[0] == self.hand_names[d.cls]]
+        names = [name for _, name in agreed]
+        return [IndexReading(agreed[k][0], *names[k]) for k in self._new_cards(
+            names, {r.card for r in readings}, reads=lambda _: True)]
 
     def _hand_readings(self, image: np.ndarray, added: list[Detection],
                        readings: list[IndexReading]) -> list[IndexReading]:
