@@ -191,6 +191,7 @@ class CardReader:
         self.hand_names: tuple[str, ...] | None = None  # a hand detector naming the cards
         self.hand_classes: set[int] = {INDEX}
         self.hand_px = self.index_px
+        self.hand_alone, self.hand_agree = 2.0, 0.0
         if self.two_stage and det.get("hand"):
             self._load_hand_detector(models, det["hand"], common)
 
@@ -202,6 +203,8 @@ class CardReader:
         path = models / hand["onnx"]
         names = tuple(hand.get("names", self.names))
         self.hand_px = float(hand.get("index_px", self.index_px))
+        self.hand_alone = float(hand.get("alone", 2.0))
+        self.hand_agree = float(hand.get("agree", 0.0))
         try:
             config = OnnxConfig(path=path, **{**common, "conf": hand.get("conf", common["conf"])},
                                 agnostic=names == tuple(CARD_DETECTOR_CLASSES))
@@ -380,7 +383,8 @@ class CardReader:
         assert self.hand_names is not None
         told = self._answers_at(image, [d.box for d in added]) if added else []
         agreed = [(d, (self.hand_names[d.cls], d.conf)) for d, answer in
-                  zip(added, told, strict=True) if answer[0] == self.hand_names[d.cls]]
+                  zip(added, told, strict=True) if d.conf >= self.hand_alone or (
+                      answer[0] == self.hand_names[d.cls] and answer[1] >= self.hand_agree)]
         names = [name for _, name in agreed]
         return [IndexReading(agreed[k][0], *names[k]) for k in self._new_cards(
             names, {r.card for r in readings}, reads=lambda _: True)]

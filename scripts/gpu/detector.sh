@@ -9,6 +9,8 @@
 #   BUDGET=480 RENDER_S=100 bash scripts/gpu/detector.sh
 # A second call on the still-warm machine trains further on the same scenes (left in $W):
 #   SKIP_INSTALL=1 SKIP_RENDER=1 INIT=PATH/cards-det.pt LR0=0.005 BUDGET=285 bash ...
+# Training the shipped card-naming detector further, on scenes it has not seen:
+#   CLASSES=cards INIT=models/cards-named.pt SEED=171 LR0=0.005 BUDGET=560 bash ...
 # Wheels, art and fonts are carried in .gpu/ (scripts/gpu/setup.sh). With them the tree is
 # over the 64 MiB a device call takes: move the files the run does not read out of it for
 # the call (models/*.onnx, the NCNN model, cards-cls.pt; INIT's .pt must stay).
@@ -20,6 +22,7 @@ IMGSZ=${IMGSZ:-640}
 BATCH=${BATCH:-64}
 INIT=${INIT:-models/cards-det.pt}
 LR0=${LR0:-0.01}
+SEED=${SEED:-71}  # fresh scenes for a run that trains further: another seed
 JOBS=${JOBS:-$(nproc)}
 OUT=${OUT:-/tmp/gpu-out}
 W=${W:-/tmp/gpu-work}
@@ -39,11 +42,11 @@ if [ -z "${SKIP_RENDER:-}" ]; then
   # a scene cut off by the deadline has no labels and is left out
   half=$((JOBS / 2))
   timeout "$RENDER_S" $SYNTH render --out "$W/random" --count 40000 --size 640 --decks train \
-    --seed 71 --workers "$half" --font-decks 12 --readable 2>/dev/null &
+    --seed "$SEED" --workers "$half" --font-decks 12 --readable 2>/dev/null &
   for k in $(seq 1 "$half"); do
     fonts=0; [ $((k % 2)) = 0 ] && fonts=12
     timeout "$RENDER_S" $SYNTH fans --out "$W/fans$k" --count 5000 --decks train \
-      --seed $((80 + k)) --font-decks $fonts 2>/dev/null &
+      --seed $((SEED + 9 + k)) --font-decks $fonts 2>/dev/null &
   done
   wait || true
   pkill -f "scorekeeper.training.synth" || true  # pool workers the deadline orphaned
