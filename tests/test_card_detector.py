@@ -15,6 +15,7 @@ import pytest
 from scorekeeper.vision.classes import CARD_CODES, CARD_DETECTOR_CLASSES
 from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.detectors.yolo_decode import decode
+from scorekeeper.vision.hand_look import NEVER, HandLook, HandLookConfig
 from tests.test_fan_gaps import Box
 from tests.test_hand_look import HAND, MISSED
 from tests.test_hand_scale import ROOT, needs_model
@@ -196,3 +197,36 @@ def test_a_fixed_cameras_frame_gets_no_hand_look() -> None:
     answers[-1] = ("10H", 0.2)  # a photo: the hand detector's name, agreed
     photo = _reader([*answers, ("none", 0.9)], [_named(MISSED, "10H")])
     assert "10H" in {c.card for c in photo.read(np.zeros((480, 640, 3), np.uint8)).cards}
+
+
+@pytest.mark.parametrize(("conf", "told", "alone", "agree", "reads"), [
+    (0.8, ("JH", 0.35), NEVER, 0.0, True),  # the classifiers agree, at any probability
+    (0.8, ("JH", 0.35), NEVER, 0.5, False),  # ... or from `agree`
+    (0.8, ("JD", 0.9), NEVER, 0.0, False),  # they name another card
+    (0.8, ("none", 0.9), NEVER, 0.0, False),  # they name no card
+    (0.9, ("JD", 0.9), 0.85, 0.0, True),  # named sure enough to read alone
+    (0.8, ("none", 0.9), 0.85, 0.0, False),  # not so sure
+])
+def test_which_names_of_the_hand_detector_read(
+        conf: float, told: tuple[str, float], alone: float, agree: float, reads: bool) -> None:
+    look = HandLook(NamingCropDetector([]), 44.0, alone, agree)
+    box = Detection((0.0, 0.0, 10.0, 14.0), CARD_CODES.index("JH"), conf)
+    assert look.agreed([box], [told]) == ([(box, ("JH", conf))] if reads else [])
+
+
+@needs_model
+def test_model_json_sets_how_the_hand_detectors_names_read(tmp_path: Path) -> None:
+    hand = HandLookConfig.model_validate(
+        {"onnx": "cards-named.onnx", "alone": 0.9, "agree": 0.4, "training": {"runs": []}})
+    assert (hand.alone, hand.agree, hand.conf) == (0.9, 0.4, None)
+    assert HandLookConfig.model_validate({"onnx": "x.onnx"}).alone == NEVER  # agreement only
+
+    from scorekeeper.vision.reader import CardReader, VisionError
+
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "models", models, ignore=shutil.ignore_patterns("*ncnn*", "*.pt"))
+    meta = json.loads((models / "model.json").read_text())
+    meta["detector"]["hand"]["alone"] = "very sure"
+    (models / "model.json").write_text(json.dumps(meta))
+    with pytest.raises(VisionError, match=r"detector\.hand"):
+        CardReader(models)

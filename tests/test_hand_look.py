@@ -120,8 +120,9 @@ def test_the_hand_detectors_new_box_is_read_and_only_the_hand_is_looked_at() -> 
                       ("10H", 0.9)], [*HAND, MISSED])
     result = reader.read(np.zeros((480, 640, 3), np.uint8))
     assert sorted(c.card for c in result.cards) == ["10H", "7H", "8H", "9H", "JH", "QH"]
-    assert reader.hand_detector.shown == [(120, 235, 3)]  # the hand's region, not the frame
-    assert reader.hand_detector.scales == [pytest.approx(reader.hand_px / 40)]
+    look = reader.hand_look
+    assert look.detector.shown == [(120, 235, 3)]  # the hand's region, not the frame
+    assert look.detector.scales == [pytest.approx(look.index_px / 40)]
 
 
 @needs_model
@@ -153,6 +154,6 @@ def test_a_hand_detector_that_cannot_be_loaded_leaves_the_hands_to_the_first_loo
     meta["detector"]["hand"] = {"onnx": "missing.onnx", "conf": 0.25}
     (models / "model.json").write_text(json.dumps(meta))
     reader = CardReader(models)
-    assert reader.hand_detector is None
+    assert reader.hand_look is None
     assert any("hand detector" in w for w in reader.warnings)
     assert reader.read(np.zeros((480, 640, 3), np.uint8)).cards == []

@@ -7,19 +7,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import median
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from scorekeeper.vision.classes import (
     CARD,
-    CARD_CODES,
     CARD_DETECTOR_CLASSES,
     CLASSIFIER_CLASSES,
     DETECTOR_CLASSES,
     INDEX,
-    JOKER,
 )
 from scorekeeper.vision.classifier import (
     CROP,
@@ -36,7 +34,7 @@ from scorekeeper.vision.detectors.ncnn import NcnnConfig
 from scorekeeper.vision.detectors.onnx import OnnxConfig
 from scorekeeper.vision.detectors.pytorch import TorchConfig
 from scorekeeper.vision.fan_gaps import stripe_gaps
-from scorekeeper.vision.hand_look import hands, new_indices, region
+from scorekeeper.vision.hand_look import NEVER, HandLook, HandLookConfig
 from scorekeeper.vision.hand_scale import rescaled_boxes
 from scorekeeper.vision.pairing import (
     Box,
@@ -187,42 +185,35 @@ class CardReader:
         self.scale = config.scale
         self.settled: dict[str, float] = {}  # camera → the scale its last frame settled on
         self.runtime = runtime
-        self.hand_detector: Detector | None = None
-        self.hand_names: tuple[str, ...] | None = None  # a hand detector naming the cards
-        self.hand_classes: set[int] = {INDEX}
-        self.hand_px = self.index_px
-        self.hand_alone, self.hand_agree = 2.0, 0.0
+        self.hand_look: HandLook | None = None
         if self.two_stage and det.get("hand"):
-            self._load_hand_detector(models, det["hand"], common)
+            try:
+                hand = HandLookConfig.model_validate(det["hand"])
+            except ValidationError as exc:
+                raise VisionError(f"{meta_path}: detector.hand: {exc}") from exc
+            self._load_hand_detector(models, hand, common)
 
-    def _load_hand_detector(self, models: Path, hand: dict[str, Any],
+    def _load_hand_detector(self, models: Path, hand: HandLookConfig,
                             common: dict[str, Any]) -> None:
         """The detector that looks over the hands (`hand_look`), in ONNX Runtime whatever
         the frame's runtime; one that cannot be loaded leaves the hands to the first look
         (and `warnings` says so)."""
-        path = models / hand["onnx"]
-        names = tuple(hand.get("names", self.names))
-        self.hand_px = float(hand.get("index_px", self.index_px))
-        self.hand_alone = float(hand.get("alone", 2.0))
-        self.hand_agree = float(hand.get("agree", 0.0))
+        path = models / hand.onnx
+        names = tuple(hand.names or self.names)
         try:
-            config = OnnxConfig(path=path, **{**common, "conf": hand.get("conf", common["conf"])},
+            config = OnnxConfig(path=path, **{**common, "conf": hand.conf or common["conf"]},
                                 agnostic=names == tuple(CARD_DETECTOR_CLASSES))
-            self.use_hand_detector(create_detector(config, names))
+            self.use_hand_detector(create_detector(config, names), hand.index_px, hand.alone,
+                                   hand.agree)
         except Exception as exc:  # noqa: BLE001 - any load error: unusable, never a failed scan
             self.warnings.append(f"the hand detector {path} cannot be loaded "
                                  f"({str(exc)[:120]}); hands are read by the first look")
 
-    def use_hand_detector(self, detector: Detector) -> None:
-        """Look over the hands with `detector`: one that boxes indices (`hand_indices`
-        are read as any index), or one that names the cards (`_named_readings`)."""
-        self.hand_detector = detector
-        self.hand_names, self.hand_classes = None, {INDEX}
-        if tuple(detector.names) == tuple(CARD_DETECTOR_CLASSES):
-            self.hand_names = tuple(detector.names)
-            # no joker: what it names a joker on a game table is court art (0.26.0 and
-            # 0.27.0 alike, docs/model-experiments.md); the first look still reads one
-            self.hand_classes = set(range(len(CARD_CODES))) - {CARD_CODES.index(JOKER)}
+    def use_hand_detector(self, detector: Detector, index_px: float | None = None,
+                          alone: float = NEVER, agree: float = 0.0) -> None:
+        """Look over the hands with `detector` (`hand_look.HandLook`): one that boxes
+        indices (read as any index), or one that names the cards (`_named_readings`)."""
+        self.hand_look = HandLook(detector, index_px or self.index_px, alone, agree)
 
     def _load_second(self, path: Path, turns: bool, sure: float | None, min_prob: float
                      ) -> None:
@@ -346,7 +337,7 @@ class CardReader:
                    readings: list[IndexReading]
                    ) -> tuple[list[Detection], list[IndexReading]]:
         """(the boxes the hand detector added, the cards read from them)."""
-        if self.hand_names is None:
+        if self.hand_look is None or self.hand_look.names is None:
             in_hands = self.hand_indices(image, index_dets)
             return in_hands, self._hand_readings(image, in_hands, readings)
         # it names the card, also on a corner the classifiers turned down
@@ -356,35 +347,21 @@ class CardReader:
     def hand_indices(self, image: np.ndarray, index_dets: list[Detection],
                      taken: list[Detection] | None = None) -> list[Detection]:
         """The indices the hand detector boxes in the hands of the frame's `index_dets`
-        where the first look boxed none (or, given `taken`, where it read none): each hand
-        cut out and looked at with its indices at the size the detector reads best
-        (`hand_look`)."""
-        if self.hand_detector is None:
+        where the first look boxed none (or, given `taken`, where it read none); the one
+        place the hand detector runs, so that `eval` can trace a miss to its boxes."""
+        if self.hand_look is None:
             return []
-        taken = index_dets if taken is None else taken
-        added: list[Detection] = []
-        for hand in hands(index_dets):
-            scale = self.hand_px / median(d.size for d in hand)
-            x1, y1, x2, y2 = region(hand, image.shape)
-            found = [Detection((b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1), d.cls, d.conf)
-                     for d in self.hand_detector.detect(image[y1:y2, x1:x2], scale)
-                     for b in [d.box]]
-            added += new_indices(found, hand, taken + added, self.hand_classes)
-        return added
+        return self.hand_look.indices(image, index_dets,
+                                      index_dets if taken is None else taken)
 
     def _named_readings(self, image: np.ndarray, added: list[Detection],
                         readings: list[IndexReading]) -> list[IndexReading]:
-        """The cards a card-naming hand detector named on `added` where the classifiers,
-        shown the same box, name the same card (at any probability), unless the frame
-        reads that card already: the detector sees the hand around a corner, the
-        classifiers the corner alone, and two looks that agree are seldom both wrong
-        (alone, its names added 19 false cards on 900 held-out scenes; docs/
-        model-experiments.md, 0.27.0)."""
-        assert self.hand_names is not None
+        """The cards a card-naming hand detector named on `added` that read
+        (`HandLook.agreed`, the classifiers shown its boxes), unless the frame reads that
+        card already."""
+        assert self.hand_look is not None
         told = self._answers_at(image, [d.box for d in added]) if added else []
-        agreed = [(d, (self.hand_names[d.cls], d.conf)) for d, answer in
-                  zip(added, told, strict=True) if d.conf >= self.hand_alone or (
-                      answer[0] == self.hand_names[d.cls] and answer[1] >= self.hand_agree)]
+        agreed = self.hand_look.agreed(added, told)
         names = [name for _, name in agreed]
         return [IndexReading(agreed[k][0], *names[k]) for k in self._new_cards(
             names, {r.card for r in readings}, reads=lambda _: True)]
