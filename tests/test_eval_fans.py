@@ -218,3 +218,22 @@ def test_a_box_the_hand_detector_added_counts_as_detected(tmp_path: Path) -> Non
     s = eval_fans(reader, tmp_path)
     assert s["bands"]["0–20 %"]["missed_because"] == {"turned down by the classifier": 1}
     assert "hand_indices" not in vars(reader)  # the spy is taken off again
+
+
+class _Offering(_Reader):
+    """Reads nothing; offers as a "maybe" the cards it is told."""
+
+    def read(self, image: object) -> SimpleNamespace:
+        offers = super().read(image).cards
+        return SimpleNamespace(cards=[], maybe=offers)
+
+
+def test_an_offer_is_right_on_an_unread_card_under_40_percent_covered(tmp_path: Path) -> None:
+    _scene(tmp_path)
+    # right: the A♠ (0–20 %) on it; others: the 3♦ (20–40 %) offered as a 3♥, the 9♣
+    # (40–60 %, not asked) right, a card on no card
+    reader = _Offering([("AS", (5, 5)), ("3H", (25, 5)), ("9C", (45, 5)), ("2C", (90, 90))])
+    s = eval_fans(reader, tmp_path)
+    assert s["offered"] == {"right": 1, "other": 3}
+    assert 'offered as a "maybe": 1 of the cards' in format_fans(s)
+    assert eval_fans(_Reader([("AS", (5, 5))]), tmp_path)["offered"] == {"right": 0, "other": 0}

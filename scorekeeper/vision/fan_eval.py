@@ -61,10 +61,11 @@ def eval_fans(reader: Any, root: Path, limit: int | None = None) -> dict[str, An
         b: {"labelled": 0, "correct": 0, "false": 0, "missed_because": Counter()}
         for b in BAND_NAMES}
     strays = scenes = clean = 0
+    offers = Counter[str]()
     spy = _Detections(reader)
     try:
         for meta in sorted((root / "cards").glob("*.json"))[:limit]:
-            s = _score(reader, spy, root, meta, bands)
+            s = _score(reader, spy, root, meta, bands, offers)
             strays += s[0]
             scenes += 1
             clean += s[1]
@@ -74,7 +75,8 @@ def eval_fans(reader: Any, root: Path, limit: int | None = None) -> dict[str, An
         b["recall"] = round(b["correct"] / b["labelled"], 4) if b["labelled"] else 0.0
         b["missed_because"] = dict(b["missed_because"])
     return {"bands": bands, "stray": strays, "scenes": scenes, "clean": clean,
-            "under_40": under_40(bands, strays)}
+            "under_40": under_40(bands, strays),
+            "offered": {"right": offers["right"], "other": offers["other"]}}
 
 
 def under_40(bands: dict[str, dict[str, Any]], strays: int) -> dict[str, Any]:
@@ -102,8 +104,10 @@ def asked_truth(objects: list[dict[str, Any]], fans: bool) -> dict[int, dict[str
 
 
 def _score(reader: Any, spy: _Detections, root: Path, meta: Path,
-           bands: dict[str, dict[str, Any]]) -> tuple[int, bool]:
-    """One scene into `bands`; (its strays, whether it needs no correction)."""
+           bands: dict[str, dict[str, Any]], offers: Counter[str]) -> tuple[int, bool]:
+    """One scene into `bands` and `offers` (its "maybe" cards: `right` where one names a
+    card under 40 % covered that was not read, `other` elsewhere); (its strays, whether it
+    needs no correction)."""
     truth = fan_truth(read_labels(meta))
     image = load_image(root / "images" / f"{meta.stem}.jpg")
     result = reader.read(image)
@@ -124,7 +128,21 @@ def _score(reader: Any, spy: _Detections, root: Path, meta: Path,
         else:
             band["false"] += 1
             fixes += 1
+    _count_offers(result, truth, ids, matched.hits, offers)
     return len(matched.strays), fixes == 0
+
+
+def _count_offers(result: Any, truth: dict[int, dict[str, Any]], ids: list[int],
+                  hits: dict[int, Any], offers: Counter[str]) -> None:
+    """A "maybe" is right where it names a card under 40 % covered that was not read (or
+    read as another), on that card: the one tap the review asks of the players."""
+    wanted = [k for k, cid in enumerate(ids) if BAND_NAMES.index(truth[ids[k]]["band"]) < 2
+              and (k not in hits or hits[k].card != truth[cid]["card"])]
+    maybe = list(getattr(result, "maybe", []))
+    got = match_reads(maybe, [(truth[ids[k]]["card"], truth[ids[k]]["boxes"]) for k in wanted])
+    right = sum(card.card == truth[ids[wanted[k]]]["card"] for k, card in got.hits.items())
+    offers["right"] += right
+    offers["other"] += len(maybe) - right
 
 def format_fans(s: dict[str, Any]) -> str:
     lines = ["fan benchmark: cards by the covered share of their best corner index"]
@@ -138,5 +156,9 @@ def format_fans(s: dict[str, Any]) -> str:
     u = s["under_40"]
     lines.append(f"  cards under 40 % covered: {u['exact']}/{u['labelled']} read, {u['false']} "
                  f"false (on them and on no card), F1 {u['f1']:.3f}")
+    if "offered" in s:
+        o = s["offered"]
+        lines.append(f"  offered as a \"maybe\": {o['right']} of the cards under 40 % covered "
+                     f"not read, right; {o['other']} others")
     return "\n".join(lines)
 
