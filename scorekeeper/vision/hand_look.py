@@ -14,7 +14,8 @@ file, threshold, index size and classes), on photos only (a fixed camera's frame
 time for it). The shipped one names the cards itself (0.27.0: trained on a GPU, its classes
 the 53 cards and the card): it also looks at the corners the first look boxed but the
 classifiers turned down, and its name reads only where the classifiers, shown its box,
-name the same card, and never as a joker (docs/model-experiments.md, 0.26.0 and 0.27.0).
+name the same card (from `detector.hand.agree`, 0.3 since 0.28.0), and never as a joker
+(docs/model-experiments.md, 0.26.0 to 0.28.0).
 """
 
 from __future__ import annotations

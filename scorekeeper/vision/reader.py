@@ -201,7 +201,8 @@ class CardReader:
         path = models / hand.onnx
         names = tuple(hand.names or self.names)
         try:
-            config = OnnxConfig(path=path, **{**common, "conf": hand.conf or common["conf"]},
+            conf = common["conf"] if hand.conf is None else hand.conf
+            config = OnnxConfig(path=path, **{**common, "conf": conf},
                                 agnostic=names == tuple(CARD_DETECTOR_CLASSES))
             self.use_hand_detector(create_detector(config, names), hand.index_px, hand.alone,
                                    hand.agree)
