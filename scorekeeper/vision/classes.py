@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from scorekeeper.rules.cards import RANKS, SUITS
 
 JOKER = "JK"
@@ -12,6 +14,13 @@ DETECTOR_CLASSES: tuple[str, ...] = ("index", "card")
 # a detector that names the card itself: each index boxed as its card, then the whole card
 CARD_DETECTOR_CLASSES: tuple[str, ...] = (*CARD_CODES, "card")
 INDEX, CARD = 0, 1
+
+
+def names_cards(names: Sequence[str]) -> bool:
+    """Whether a detector of these classes names the cards (`CARD_DETECTOR_CLASSES`): it
+    needs one NMS over all its classes, and its boxes are read by their names."""
+    return tuple(names) == CARD_DETECTOR_CLASSES
+
 RANK_NAMES = {"9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 
 

@@ -136,13 +136,14 @@ def _count_offers(result: Any, truth: dict[int, dict[str, Any]], ids: list[int],
                   hits: dict[int, Any], offers: Counter[str]) -> None:
     """A "maybe" is right where it names a card under 40 % covered that was not read (or
     read as another), on that card: the one tap the review asks of the players."""
-    wanted = [k for k, cid in enumerate(ids) if BAND_NAMES.index(truth[ids[k]]["band"]) < 2
+    wanted = [truth[cid] for k, cid in enumerate(ids) if BAND_NAMES.index(truth[cid]["band"]) < 2
               and (k not in hits or hits[k].card != truth[cid]["card"])]
     maybe = list(getattr(result, "maybe", []))
-    got = match_reads(maybe, [(truth[ids[k]]["card"], truth[ids[k]]["boxes"]) for k in wanted])
-    right = sum(card.card == truth[ids[wanted[k]]]["card"] for k, card in got.hits.items())
+    got = match_reads(maybe, [(t["card"], t["boxes"]) for t in wanted])
+    right = sum(card.card == wanted[k]["card"] for k, card in got.hits.items())
     offers["right"] += right
     offers["other"] += len(maybe) - right
+
 
 def format_fans(s: dict[str, Any]) -> str:
     lines = ["fan benchmark: cards by the covered share of their best corner index"]

@@ -27,7 +27,7 @@ from statistics import median
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from scorekeeper.vision.classes import CARD_CODES, CARD_DETECTOR_CLASSES, INDEX, JOKER
+from scorekeeper.vision.classes import CARD_CODES, INDEX, JOKER, names_cards
 from scorekeeper.vision.classifier import Answer
 from scorekeeper.vision.detectors.base import Detection, Detector
 from scorekeeper.vision.hand_scale import NEIGHBOURS, REACH
@@ -133,7 +133,7 @@ class HandLook:
         self.alone, self.agree = alone, agree
         self.names: tuple[str, ...] | None = None
         self.classes: set[int] = {INDEX}
-        if tuple(detector.names) == tuple(CARD_DETECTOR_CLASSES):
+        if names_cards(detector.names):
             self.names = tuple(detector.names)
             # no joker: what it names a joker on a game table is court art (0.26.0 and
             # 0.27.0 alike, docs/model-experiments.md); the first look still reads one

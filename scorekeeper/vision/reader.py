@@ -14,10 +14,10 @@ from pydantic import ValidationError
 
 from scorekeeper.vision.classes import (
     CARD,
-    CARD_DETECTOR_CLASSES,
     CLASSIFIER_CLASSES,
     DETECTOR_CLASSES,
     INDEX,
+    names_cards,
 )
 from scorekeeper.vision.classifier import (
     CROP,
@@ -144,13 +144,13 @@ class CardReader:
         else:
             raise VisionError(f"unknown runtime {runtime!r}; use onnx, ncnn or torch")
         self.names = tuple(det["names"])
-        if self.names not in (tuple(DETECTOR_CLASSES), tuple(CARD_DETECTOR_CLASSES)):
+        if self.names != DETECTOR_CLASSES and not names_cards(self.names):
             raise VisionError(f"{meta_path}: detector classes {list(self.names)[:4]}... are "
                               "neither index and card nor the cards and card")
         self.two_stage = self.names == tuple(DETECTOR_CLASSES)
         # a detector whose classes are the cards keeps one name an index (one NMS for all)
         config = config.model_copy(
-            update={"agnostic": self.names == tuple(CARD_DETECTOR_CLASSES)})
+            update={"agnostic": names_cards(self.names)})
         self.card_cls = self.names.index("card")
         self.warnings: list[str] = []
         self.deck: str | None = None
@@ -203,7 +203,7 @@ class CardReader:
         try:
             conf = common["conf"] if hand.conf is None else hand.conf
             config = OnnxConfig(path=path, **{**common, "conf": conf},
-                                agnostic=names == tuple(CARD_DETECTOR_CLASSES))
+                                agnostic=names_cards(names))
             self.use_hand_detector(create_detector(config, names), hand.index_px, hand.alone,
                                    hand.agree)
         except Exception as exc:  # noqa: BLE001 - any load error: unusable, never a failed scan
