@@ -2,7 +2,7 @@
 check says, so what the method learns can be measured on photos the check never sees.
 
     SCOREKEEPER_DATA_DIR=DIR .venv/bin/python scripts/adapt_candidate.py DIR NAME \
-        [--minutes 10] [--seed 0] [--hold-back 0.2]
+        [--minutes 10] [--seed 0] [--hold-back 0.2] [--composed 16]
     SCOREKEEPER_DATA_DIR=DIR .venv/bin/scorekeeper eval --deck NAME --fans SCENES
 
 Never on a table's own data folder: the check is what keeps a worse model from a game.
@@ -31,10 +31,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hold-back", type=float, default=adapt_check.HOLD_BACK,
                     help="share of the deck's cards held back for the check")
+    ap.add_argument("--composed", type=int, default=adapt.COMPOSED,
+                    help="composed crops of each card without one (0: none, as before 0.29.0)")
     ap.add_argument("--models", type=Path, default=Path("models"))
     args = ap.parse_args()
 
     adapt_check.HOLD_BACK = args.hold_back
+    adapt.COMPOSED = args.composed
     real_check = adapt.crop_check
 
     def check(*a: Any, **k: Any) -> dict:

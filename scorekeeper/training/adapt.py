@@ -4,7 +4,10 @@ A table's deck is a handful of crops; the shipped classifier has seen ~60 000 of
 designs. So the network starts from the shipped weights and trains, for a fixed time, on
 batches that are half the deck's crops (shifted, scaled, turned, blurred, relit and partly
 covered: what a meld row or a fan does to an index) and half crops of the other designs
-and of print that is no index, so it keeps reading them.
+and of print that is no index, so it keeps reading them. A card of the deck with no crop to
+learn from (held back for the check, or never boxed) is composed from the deck's own glyphs,
+its rank from a card of its rank and its pip from a card of its suit (`composed`): without
+them the network learns the deck's "7" on the 7♠ it saw and not on the 7♥ it did not.
 
 The install check: a fifth of the deck's photos is held back whole (training never sees
 their crops) and read with the full reader (detector, classifier, pairing) by the generic
@@ -37,6 +40,7 @@ import os
 import shutil
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +49,7 @@ from typing import TextIO
 import cv2
 import numpy as np
 
-from scorekeeper.decks.examples import cut, kept_photos, load_crops
+from scorekeeper.decks.examples import centre_crop, cut, kept_photos, load_crops
 from scorekeeper.decks.profile import DeckError, DeckProfile
 from scorekeeper.training.adapt_check import (
     CLASS_OF,
@@ -63,8 +67,10 @@ from scorekeeper.training.adapt_check import (
     refusal,
     split_examples,
 )
+from scorekeeper.training.composed import composed_crops, split_deck
 from scorekeeper.training.covered import slide_over
 from scorekeeper.training.looks import augment
+from scorekeeper.vision.classes import CLASSIFIER_CLASSES
 
 MIN_EXAMPLES = 8
 BATCH = 64
@@ -78,6 +84,9 @@ SYNTHETIC = 3000  # crops of the other designs made for one run
 # share of the deck's index crops trained covered by another of its cards (a fan's look;
 # `training.covered`, since 0.15.0)
 COVERED = 0.4
+# composed crops of each card the deck has none of to train on (`training.composed`), drawn
+# together as often as one crop of a card it has
+COMPOSED = 16
 
 
 class Cancelled(Exception):
@@ -176,18 +185,23 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
     other, other_y = other_designs(SYNTHETIC, rng, cards_dir)
     generic = _load_generic(models)
     model = trainable(models)
+    boxes: list[Box] = [tuple(r["box"]) for r in rows]
+    pool = Pool(list(stored), labels, list(split.train), boxes)
+    made = pool.compose(rows, generic, rng)
+    print(f"composed {made[0]} crops of {made[1]} cards it has no crop of to learn from "
+          "(their rank and suit cut from its other cards)", file=out)
     budget = max(10.0, minutes * 60 - (time.monotonic() - start) - 5 - 3 * len(photos))
     tmp = profile.folder / ".adapt-cls" / "cards-cls.onnx"
     try:
         steps = fine_tune(
-            model, lambda: _batch(stored, labels, split.train, other, other_y, rng,
-                                  [tuple(r["box"]) for r in rows]), budget,
+            model, lambda: _batch(pool.stored, pool.labels, pool.train_at, other, other_y,
+                                  rng, pool.boxes, pool.weights), budget,
             f"adapting {profile.name}", out)
         print(f"checking on {len(split.back)} held-back crops and {len(photos)} whole "
               "photos", file=out)
         second = generic_second(models)  # the adapted classifier reads beside it
         check = crop_check(generic, model, profile, stored, labels, split.back,
-                           reader_threshold(models), [tuple(r["box"]) for r in rows], second)
+                           reader_threshold(models), boxes, second)
         mine_crops, best_crops = check.pop("adapted_key"), check.pop("best_key")
         # a tie is no evidence: more held-back crops read right, and no more falsely
         gain = mine_crops[0] > best_crops[0] and mine_crops[1] >= best_crops[1]
@@ -209,7 +223,7 @@ def adapt_deck(profile: DeckProfile, models: Path, minutes: float = 5.0, seed: i
             best = max(rivals.values(), key=Reads.key)
             gain = gain or (mine is not None and mine.key() > best.key())
         check.update(steps=steps, minutes=round((time.monotonic() - start) / 60, 2),
-                     examples=len(rows))
+                     examples=len(rows), composed=made[0], composed_cards=made[1])
         if why is None and not gain:
             why = (f"no gain: it read {check['adapted']:.1%} of the {check['held_back']} "
                    f"held-back crops (clean, augmented and in fans; {check['adapted_false']} "
@@ -274,21 +288,68 @@ def fine_tune(model, next_batch: Callable[[], tuple], seconds: float, what: str,
 
 def _batch(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
            other: list[np.ndarray], other_y: list[int], rng: np.random.Generator,
-           boxes: list[Box] | None = None):
-    """Half the deck's crops, half the other designs', each augmented afresh; given the
-    crops' `boxes`, `COVERED` of the deck's indices with another of its cards slid over
-    them as a fan lays it (`training.covered`)."""
+           boxes: list[Box] | None = None, weights: np.ndarray | None = None):
+    """Half the deck's crops (drawn by `weights`, one a position of `train_at`; None:
+    evenly), half the other designs', each augmented afresh; given the crops' `boxes`,
+    `COVERED` of the deck's indices with another of its cards slid over them as a fan lays
+    it (`training.covered`)."""
     import torch
 
     n_deck = BATCH // 2
     picks = [(_covered(stored, labels, train_at, boxes, i, rng), int(labels[i]))
-             for i in rng.choice(train_at, n_deck)]
+             for i in rng.choice(train_at, n_deck, p=weights)]
     picks += [(other[i], other_y[i]) for i in rng.integers(0, len(other), BATCH - n_deck)]
     x = np.stack([augment(c, rng) for c, _ in picks])
     k = int(rng.integers(4))
     xt = torch.from_numpy(np.ascontiguousarray(np.rot90(x[:, :, :, ::-1], k, axes=(1, 2))))
     return (xt.permute(0, 3, 1, 2).float() / 255,
             torch.tensor([y for _, y in picks], dtype=torch.int64))
+
+
+@dataclass
+class Pool:
+    """The deck's crops to learn from: its stored crops, labels and boxes, the positions
+    trained on, and (once `compose`d) the composed crops of the cards it has none of, with
+    the weights that draw each composed card as often as one crop of a card it has."""
+
+    stored: list[np.ndarray]
+    labels: np.ndarray
+    train_at: list[int]
+    boxes: list[Box]
+    weights: np.ndarray | None = None
+
+    def compose(self, rows: list[dict], generic, rng: np.random.Generator) -> tuple[int, int]:
+        """Add `COMPOSED` crops of each standard card no trained crop shows, from the
+        trained crops' glyphs (`training.composed`). A composed crop the `generic`
+        classifier reads surely as one of its two donors' cards (the pip not laid, or laid
+        where no index is) is dropped. (crops, cards) added."""
+        from scorekeeper.rules.cards import full_deck
+        from scorekeeper.training.adapt_check import probabilities
+
+        none = CLASS_OF["none"]
+        seen = {rows[i]["card"] for i in self.train_at}
+        at = [i for i in self.train_at if self.labels[i] != none]
+        glyphs = split_deck([self.stored[i] for i in at], [rows[i]["card"] for i in at],
+                            [self.boxes[i] for i in at])
+        wanted = [str(c) for c in full_deck() if str(c) not in seen]
+        made = composed_crops(glyphs, wanted, COMPOSED, rng)
+        if made:
+            p = probabilities(generic, np.stack([centre_crop(m.crop) for m in made]))
+            made = [m for m, q in zip(made, p, strict=True)
+                    if not (q.max() >= 0.5 and CLASSIFIER_CLASSES[int(q.argmax())]
+                            in (m.rank_from, m.pip_from))]
+        weights = [1.0] * len(self.train_at)
+        per_card = Counter(m.card for m in made)
+        for m in made:
+            self.train_at.append(len(self.stored))
+            self.stored.append(m.crop)
+            self.boxes.append(m.box)
+            weights.append(1.0 / per_card[m.card])
+        self.labels = np.concatenate([self.labels, np.array(
+            [CLASS_OF[m.card] for m in made], dtype=np.int64)])
+        w = np.array(weights)
+        self.weights = w / w.sum()
+        return len(made), len(per_card)
 
 
 def _covered(stored: list[np.ndarray], labels: np.ndarray, train_at: list[int],
