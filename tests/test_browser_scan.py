@@ -502,7 +502,7 @@ def test_rummy_photo_scan_counts_only_the_hand(
           g.putImageData(px, 0, 0);
           const blob = await new Promise((r) => c.toBlob(r, 'image/jpeg', 0.95));
           const big = new File([blob], 'IMG_0001.JPG', { type: 'image/jpeg' });
-          const small = await (await import('/static/scan.js')).shrinkPhoto(big);
+          const small = await (await import('/static/photo-shrink.js')).shrinkPhoto(big);
           const bmp = await createImageBitmap(small);
           return [big.size, small.size, small.name, bmp.width, bmp.height];
         }"""

@@ -126,22 +126,22 @@ export function pickerGrid({ suit, onSuit, onPick, jokers = 0, prefix = '', stat
   ));
   const red = suit === 'H' || suit === 'D';
   const rankButton = (code, cls, label, sub, testid, aria) => {
-    const st = state(code) || {};
+    const shown = state(code) || {};
     return h(
       'button',
       {
         type: 'button',
-        class: `rank ${cls}${st.picked ? ' picked' : ''}`,
+        class: `rank ${cls}${shown.picked ? ' picked' : ''}`,
         testid,
         'data-card': code,
-        disabled: !!st.disabled,
+        disabled: !!shown.disabled,
         onclick: () => onPick(code),
       },
       // the name is spoken from the hidden text, so it never disagrees with the key's face
       h('span', { class: 'rank-r', 'aria-hidden': 'true' }, label),
       h('span', { class: 'rank-s', 'aria-hidden': 'true' }, sub),
-      st.badge ? h('span', { class: 'rank-n', 'aria-hidden': 'true' }, st.badge) : null,
-      h('span', { class: 'sr-only' }, st.badge ? `${aria} (${st.badge})` : aria),
+      shown.badge ? h('span', { class: 'rank-n', 'aria-hidden': 'true' }, shown.badge) : null,
+      h('span', { class: 'sr-only' }, shown.badge ? `${aria} (${shown.badge})` : aria),
     );
   };
   const ranks = RANKS.map((rank) => rankButton(

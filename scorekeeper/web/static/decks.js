@@ -46,7 +46,7 @@ function clock(seconds) {
 
 // ---- the decks sheet ----------------------------------------------------------------
 
-let dk = null; // the open sheet: {list, job, timer, els, view: 'list' | 'enrol'}
+let deckSheet = null; // the open sheet: {list, job, timer, els, view: 'list' | 'enrol'}
 
 function modelLine(d) {
   if (!d.adapted) return t('decks.notAdapted');
@@ -62,10 +62,10 @@ function deckCard(d) {
     return h('li', { class: 'deck-card', testid: `deck-${d.name}` },
       h('strong', {}, d.name), h('p', { class: 'error small' }, t('decks.broken', { error: d.broken })));
   }
-  const running = dk.job?.running;
+  const running = deckSheet.job?.running;
   return h('li', { class: 'deck-card', testid: `deck-${d.name}` },
     h('div', { class: 'deck-head' }, h('strong', {}, d.name),
-      dk.list.default === d.name ? h('span', { class: 'tag tag-live' }, t('decks.default')) : null),
+      deckSheet.list.default === d.name ? h('span', { class: 'tag tag-live' }, t('decks.default')) : null),
     h('p', { class: 'small', testid: `deck-examples-${d.name}` },
       t('decks.examples', { n: num(d.examples), learned: num(d.learned) })),
     h('p', { class: 'muted small', testid: `deck-model-${d.name}` }, modelLine(d)),
@@ -79,7 +79,7 @@ function deckCard(d) {
         type: 'button',
         class: 'btn btn-primary',
         testid: `deck-improve-${d.name}`,
-        disabled: !!running || !!dk.list.adapt,
+        disabled: !!running || !!deckSheet.list.adapt,
         onclick: () => improve(d.name),
       }, t('decks.improve', { n: ADAPT_MINUTES })),
       h('button', {
@@ -87,7 +87,7 @@ function deckCard(d) {
         class: 'btn btn-secondary',
         testid: `deck-enrol-${d.name}`,
         onclick: () => enrol(d.name),
-      }, t((dk.list.enrolling || []).includes(d.name) ? 'decks.enrolGoOn' : 'decks.enrolMore')),
+      }, t((deckSheet.list.enrolling || []).includes(d.name) ? 'decks.enrolGoOn' : 'decks.enrolMore')),
       d.learned ? h('button', {
         type: 'button',
         class: 'btn btn-danger-ghost',
@@ -97,7 +97,7 @@ function deckCard(d) {
 }
 
 function jobPanel() {
-  const job = dk.job;
+  const job = deckSheet.job;
   if (!job || job.state === 'idle') return null;
   const stateText = job.state === 'failed'
     ? t('decks.failed', { message: job.message || '?' })
@@ -128,7 +128,7 @@ function jobPanel() {
 
 /** The switch for learning from play, with what it has learned and "Delete all". */
 function learningPanel() {
-  const list = dk.list;
+  const list = deckSheet.list;
   const on = !!list.learn_from_scans;
   const learned = list.decks.reduce((sum, d) => sum + (d.learned || 0), 0);
   return h('section', { class: 'deck-card', testid: 'deck-learning', 'aria-labelledby': 'deck-learning-title' },
@@ -157,16 +157,16 @@ function learningPanel() {
 }
 
 function enrolling() {
-  const names = (dk.list.enrolling || []).filter((n) => !dk.list.decks.some((d) => d.name === n));
+  const names = (deckSheet.list.enrolling || []).filter((n) => !deckSheet.list.decks.some((d) => d.name === n));
   return names.map((name) => h('p', { class: 'deck-draft small', testid: `deck-draft-${name}` },
     t('decks.draft', { name }), ' ',
     h('button', { type: 'button', class: 'btn btn-small', testid: `deck-enrol-${name}`, onclick: () => enrol(name) }, t('decks.enrolGoOn'))));
 }
 
 function render() {
-  if (dk?.view !== 'list') return;
-  const list = dk.list;
-  fill(dk.els.body,
+  if (deckSheet?.view !== 'list') return;
+  const list = deckSheet.list;
+  fill(deckSheet.els.body,
     list.adapt ? h('p', { class: 'muted small', testid: 'decks-cannot-adapt' }, t('decks.cannotAdapt', { why: list.adapt })) : null,
     jobPanel(),
     h('button', { type: 'button', class: 'btn btn-primary btn-block', testid: 'decks-enrol', onclick: enrolNew }, t('decks.enrolNew')),
@@ -178,10 +178,10 @@ function render() {
 }
 
 async function refresh() {
-  const mine = dk;
+  const mine = deckSheet;
   if (!mine) return;
   const [list, job] = await Promise.allSettled([api.decks(), api.adaptStatus()]);
-  if (dk !== mine) return;
+  if (deckSheet !== mine) return;
   if (list.status === 'fulfilled') mine.list = list.value;
   if (job.status === 'fulfilled') mine.job = job.value;
   render();
@@ -191,7 +191,7 @@ async function refresh() {
 
 async function improve(name) {
   try {
-    dk.job = await api.startAdapt(name, ADAPT_MINUTES);
+    deckSheet.job = await api.startAdapt(name, ADAPT_MINUTES);
   } catch (e) {
     toast(e.message, 'error');
   }
@@ -200,7 +200,7 @@ async function improve(name) {
 
 async function cancel() {
   try {
-    dk.job = await api.cancelAdapt();
+    deckSheet.job = await api.cancelAdapt();
   } catch (e) {
     toast(e.message, 'error');
   }
@@ -210,7 +210,7 @@ async function cancel() {
 async function setLearning(on) {
   try {
     const r = await request('PUT', '/api/decks/learning', { on });
-    if (dk) dk.list = { ...dk.list, learn_from_scans: r.learn_from_scans };
+    if (deckSheet) deckSheet.list = { ...deckSheet.list, learn_from_scans: r.learn_from_scans };
   } catch (e) {
     toast(e.message, 'error');
   }
@@ -224,10 +224,10 @@ async function forgetAll(n) {
     okLabel: t('decks.forgetAll'),
     danger: true,
   });
-  if (!ok || !dk) return;
+  if (!ok || !deckSheet) return;
   let deleted = 0;
   try {
-    for (const d of dk.list.decks.filter((x) => x.learned)) deleted += (await api.deleteLearned(d.name)).deleted;
+    for (const d of deckSheet.list.decks.filter((x) => x.learned)) deleted += (await api.deleteLearned(d.name)).deleted;
     toast(t('decks.forgot', { n: num(deleted) }));
   } catch (e) {
     toast(e.message, 'error');
@@ -239,20 +239,20 @@ async function forgetAll(n) {
 
 function showList() {
   closeEnrol();
-  if (!dk) return;
-  dk.view = 'list';
+  if (!deckSheet) return;
+  deckSheet.view = 'list';
   render();
   refresh();
 }
 
 async function enrol(name) {
-  if (!dk) return;
-  dk.view = 'enrol';
+  if (!deckSheet) return;
+  deckSheet.view = 'enrol';
   const camera = await api.camera().catch(() => null);
-  if (dk?.view !== 'enrol') return;
-  openEnrol(dk.els.body, name, {
+  if (deckSheet?.view !== 'enrol') return;
+  openEnrol(deckSheet.els.body, name, {
     minutes: ADAPT_MINUTES,
-    cannotAdapt: dk.list.adapt,
+    cannotAdapt: deckSheet.list.adapt,
     camera: !!camera && camera.state !== 'none',
     onBack: (err) => {
       if (err) toast(err.message, 'error');
@@ -307,14 +307,14 @@ export function openDecks() {
   if (!dlg.dataset.wiredDecks) {
     dlg.dataset.wiredDecks = '1';
     dlg.addEventListener('close', () => {
-      if (dk) clearTimeout(dk.timer);
+      if (deckSheet) clearTimeout(deckSheet.timer);
       closeEnrol();
-      dk = null;
+      deckSheet = null;
     });
   }
-  if (dk) clearTimeout(dk.timer);
+  if (deckSheet) clearTimeout(deckSheet.timer);
   closeEnrol();
-  dk = { list: { decks: [] }, job: null, timer: null, els, view: 'list' };
+  deckSheet = { list: { decks: [] }, job: null, timer: null, els, view: 'list' };
   openDialog(dlg);
   refresh();
 }

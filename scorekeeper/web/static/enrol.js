@@ -5,7 +5,9 @@
 import { request, requestBlob } from './api.js';
 import { cardLabel, cardName, suitClass } from './cards.js';
 import { t } from './i18n.js';
-import { icon, photoInput, scanHint, shrinkPhoto } from './scan.js';
+import { icon } from './icons.js';
+import { shrinkPhoto } from './photo-shrink.js';
+import { photoInput, scanHint } from './scan.js';
 import { ask } from './ui.js';
 import { h, s, fill, num } from './util.js';
 
@@ -30,15 +32,15 @@ const enrolApi = {
   discard: (name) => request('DELETE', base(name)),
 };
 
-let en = null; // the open enrolment: {host, name, draft, current, busy, error, saved, ...}
+let enrolment = null; // the open one: {host, name, draft, current, busy, error, saved, ...}
 
 // ---- the layout, drawn ---------------------------------------------------------------
 
 /** Each place of a sheet: the draft's reading of photo `n`, or the layout's own cards. */
 function placesOf(n) {
-  const photo = en.draft.photos.find((p) => p.number === n);
+  const photo = enrolment.draft.photos.find((p) => p.number === n);
   if (photo) return photo.places;
-  const sheet = en.draft.layout.sheets[n % 2 ? 0 : 1];
+  const sheet = enrolment.draft.layout.sheets[n % 2 ? 0 : 1];
   return sheet.rows.flatMap((cards, r) => cards.map((card, c) => ({ card, row: r + 1, place: c + 1, state: 'unread' })));
 }
 
@@ -46,7 +48,7 @@ const stateClass = (state) => (SLIP_STATES.has(state) ? 'st-slip' : `st-${state}
 
 /** The sheet as it lies on the mat, to scale: each card over the one before, row 2 lower. */
 function sketch(n) {
-  const { card_mm: [cw], step_mm: step, row_mm: rowMm } = en.draft.layout;
+  const { card_mm: [cw], step_mm: step, row_mm: rowMm } = enrolment.draft.layout;
   const places = placesOf(n);
   const width = step * 13 + cw + 2;
   const height = rowMm + SKETCH_H;
@@ -109,14 +111,14 @@ export function slipText(n, slip) {
 /** The photo as read, each place marked (fetched with the token; kept while the sheet is open). */
 function markedPhoto(photo) {
   const img = h('img', { class: 'enrol-marked', alt: t('enrol.markedAlt', { n: photo.number }), testid: 'enrol-marked' });
-  const mine = en;
+  const mine = enrolment;
   const known = mine.urls.get(photo.image);
   if (known) {
     img.src = known;
     return img;
   }
   requestBlob(photo.image).then((blob) => {
-    if (en !== mine) return;
+    if (enrolment !== mine) return;
     const url = URL.createObjectURL(blob);
     mine.urls.set(photo.image, url);
     img.src = url;
@@ -125,14 +127,14 @@ function markedPhoto(photo) {
 }
 
 function reading(photo) {
-  const n = en.current;
-  if (en.busy) {
+  const n = enrolment.current;
+  if (enrolment.busy) {
     return h('p', { class: 'enrol-busy', testid: 'enrol-busy', role: 'status' },
       h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }), t('enrol.reading', { n }));
   }
-  if (en.error) {
+  if (enrolment.error) {
     return h('div', { class: 'error-box', testid: 'enrol-error', role: 'alert' },
-      h('p', { class: 'error' }, en.error.message), h('p', { class: 'small' }, scanHint(en.error)));
+      h('p', { class: 'error' }, enrolment.error.message), h('p', { class: 'small' }, scanHint(enrolment.error)));
   }
   if (!photo) return h('p', { class: 'muted small', testid: 'enrol-result' }, t('enrol.notTaken'));
   const absent = photo.places.filter((p) => p.state === 'absent').length;
@@ -147,37 +149,37 @@ function reading(photo) {
 }
 
 function takeButtons() {
-  const n = en.current;
+  const n = enrolment.current;
   const take = photoInput({ testid: 'enrol-file', onFile: (f) => send(f) });
   const pick = photoInput({ testid: 'enrol-pick', onFile: (f) => send(f) });
   pick.removeAttribute('capture'); // the phone's photos, not only its camera
-  const taken = en.draft.photos.some((p) => p.number === n);
+  const taken = enrolment.draft.photos.some((p) => p.number === n);
   return h('div', { class: 'deck-actions' }, take, pick,
-    h('button', { type: 'button', class: 'btn btn-primary', testid: 'enrol-take', disabled: !!en.busy, onclick: () => take.click() },
+    h('button', { type: 'button', class: 'btn btn-primary', testid: 'enrol-take', disabled: !!enrolment.busy, onclick: () => take.click() },
       icon('camera'), t(taken ? 'enrol.takeAgain' : 'enrol.take', { n })),
-    h('button', { type: 'button', class: 'btn btn-secondary', testid: 'enrol-choose', disabled: !!en.busy, onclick: () => pick.click() },
+    h('button', { type: 'button', class: 'btn btn-secondary', testid: 'enrol-choose', disabled: !!enrolment.busy, onclick: () => pick.click() },
       icon('photo'), t('enrol.choose')),
-    en.camera ? h('button', { type: 'button', class: 'btn btn-secondary', testid: 'enrol-table-camera', disabled: !!en.busy, onclick: () => send(null) },
+    enrolment.camera ? h('button', { type: 'button', class: 'btn btn-secondary', testid: 'enrol-table-camera', disabled: !!enrolment.busy, onclick: () => send(null) },
       icon('aim'), t('enrol.tableCamera')) : null);
 }
 
 function photoPanel() {
-  const n = en.current;
-  const photo = en.draft.photos.find((p) => p.number === n);
+  const n = enrolment.current;
+  const photo = enrolment.draft.photos.find((p) => p.number === n);
   const sheet = n % 2 ? 1 : 2;
   return h('section', { class: 'deck-card enrol-photo', testid: 'enrol-photo', 'data-photo': String(n), 'aria-labelledby': 'enrol-photo-title' },
-    h('h3', { id: 'enrol-photo-title' }, t('enrol.photoTitle', { n, max: en.draft.max_photos })),
+    h('h3', { id: 'enrol-photo-title' }, t('enrol.photoTitle', { n, max: enrolment.draft.max_photos })),
     h('p', { class: 'small' }, t(`enrol.sheet${sheet}`)),
     n > 2 ? h('p', { class: 'muted small' }, t('enrol.extra')) : null,
     sketch(n), rowsList(n), photo ? legend() : null,
-    reading(photo), takeButtons(), photo && !en.busy ? markedPhoto(photo) : null);
+    reading(photo), takeButtons(), photo && !enrolment.busy ? markedPhoto(photo) : null);
 }
 
 // ---- the steps, and saving -------------------------------------------------------------
 
 function steps() {
-  const photos = new Map(en.draft.photos.map((p) => [p.number, p]));
-  const all = Array.from({ length: en.draft.max_photos }, (_, i) => i + 1);
+  const photos = new Map(enrolment.draft.photos.map((p) => [p.number, p]));
+  const all = Array.from({ length: enrolment.draft.max_photos }, (_, i) => i + 1);
   return h('nav', { class: 'enrol-steps', 'aria-label': t('enrol.steps') }, all.map((n) => {
     const p = photos.get(n);
     const state = !p ? 'todo' : p.ok ? 'ok' : 'slip';
@@ -186,17 +188,17 @@ function steps() {
       class: `enrol-step step-${state}`,
       testid: `enrol-step-${n}`,
       'data-state': state,
-      'aria-current': n === en.current ? 'step' : null,
+      'aria-current': n === enrolment.current ? 'step' : null,
       'aria-label': t(`enrol.step.${state}`, { n }),
-      disabled: !!en.busy,
-      onclick: () => { en.current = n; en.error = null; render(); },
+      disabled: !!enrolment.busy,
+      onclick: () => { enrolment.current = n; enrolment.error = null; render(); },
     }, h('span', { class: 'enrol-step-n' }, String(n)), h('span', { 'aria-hidden': 'true' }, state === 'ok' ? '✓' : state === 'slip' ? '!' : n > 2 ? '+' : ''));
   }));
 }
 
 /** Why the deck cannot be saved yet, in the page's words (the server's rule). */
 function whyNot() {
-  const photos = [...en.draft.photos].sort((a, b) => a.number - b.number);
+  const photos = [...enrolment.draft.photos].sort((a, b) => a.number - b.number);
   if (!photos.length) return t('enrol.whyNone');
   const last = photos[photos.length - 1].number;
   for (let n = 1; n <= last; n++) {
@@ -212,46 +214,46 @@ function saveBar() {
   return h('div', { class: 'enrol-save' },
     why ? h('p', { class: 'muted small', testid: 'enrol-why' }, why) : null,
     h('button', {
-      type: 'button', class: 'btn btn-primary btn-block', testid: 'enrol-save', disabled: !en.draft.ready || !!en.busy, onclick: save,
-    }, t(en.draft.exists ? 'enrol.saveMore' : 'enrol.save', { name: en.name })),
-    en.draft.photos.length ? h('button', {
-      type: 'button', class: 'btn btn-danger-ghost btn-block', testid: 'enrol-discard', disabled: !!en.busy, onclick: discard,
+      type: 'button', class: 'btn btn-primary btn-block', testid: 'enrol-save', disabled: !enrolment.draft.ready || !!enrolment.busy, onclick: save,
+    }, t(enrolment.draft.exists ? 'enrol.saveMore' : 'enrol.save', { name: enrolment.name })),
+    enrolment.draft.photos.length ? h('button', {
+      type: 'button', class: 'btn btn-danger-ghost btn-block', testid: 'enrol-discard', disabled: !!enrolment.busy, onclick: discard,
     }, t('enrol.discard')) : null);
 }
 
 function intro() {
-  return h('details', { class: 'enrol-how', testid: 'enrol-how', open: !en.draft.photos.length },
+  return h('details', { class: 'enrol-how', testid: 'enrol-how', open: !enrolment.draft.photos.length },
     h('summary', {}, t('enrol.how')),
     h('ol', { class: 'small' }, h('li', {}, t('enrol.how1')), h('li', {}, t('enrol.how2')),
       h('li', {}, t('enrol.how3')), h('li', {}, t('enrol.how4'))));
 }
 
 function savedView() {
-  const sv = en.saved;
+  const sv = enrolment.saved;
   return h('section', { class: 'deck-card', testid: 'enrol-saved', role: 'status' },
     h('h3', {}, t(sv.created ? 'enrol.created' : 'enrol.added', { name: sv.deck })),
     h('p', { class: 'small' }, t('enrol.savedText', { cards: num(sv.cards), photos: num(sv.photos), examples: num(sv.examples) })),
-    h('p', { class: 'muted small' }, en.cannotAdapt ? t('decks.cannotAdapt', { why: en.cannotAdapt }) : t('enrol.adaptText', { n: en.minutes })),
+    h('p', { class: 'muted small' }, enrolment.cannotAdapt ? t('decks.cannotAdapt', { why: enrolment.cannotAdapt }) : t('enrol.adaptText', { n: enrolment.minutes })),
     h('div', { class: 'deck-actions' },
-      h('button', { type: 'button', class: 'btn btn-primary', testid: 'enrol-adapt', disabled: !!en.cannotAdapt, onclick: () => en.onAdapt(sv.deck) },
-        t('enrol.adapt', { n: en.minutes })),
-      h('button', { type: 'button', class: 'btn btn-secondary', testid: 'enrol-later', onclick: () => en.onBack() }, t('enrol.later'))));
+      h('button', { type: 'button', class: 'btn btn-primary', testid: 'enrol-adapt', disabled: !!enrolment.cannotAdapt, onclick: () => enrolment.onAdapt(sv.deck) },
+        t('enrol.adapt', { n: enrolment.minutes })),
+      h('button', { type: 'button', class: 'btn btn-secondary', testid: 'enrol-later', onclick: () => enrolment.onBack() }, t('enrol.later'))));
 }
 
 function render() {
-  if (!en) return;
-  fill(en.host,
+  if (!enrolment) return;
+  fill(enrolment.host,
     h('div', { class: 'enrol-head' },
-      h('button', { type: 'button', class: 'btn btn-small', testid: 'enrol-back', onclick: () => en.onBack() }, `‹ ${t('decks.title')}`),
-      h('h3', { testid: 'enrol-title' }, t('enrol.title', { name: en.name }))),
-    en.saved ? savedView() : en.draft ? [intro(), steps(), photoPanel(), saveBar()]
+      h('button', { type: 'button', class: 'btn btn-small', testid: 'enrol-back', onclick: () => enrolment.onBack() }, `‹ ${t('decks.title')}`),
+      h('h3', { testid: 'enrol-title' }, t('enrol.title', { name: enrolment.name }))),
+    enrolment.saved ? savedView() : enrolment.draft ? [intro(), steps(), photoPanel(), saveBar()]
       : h('p', { class: 'muted' }, t('app.loading')));
 }
 
 // ---- what the buttons do -----------------------------------------------------------------
 
 async function send(file) {
-  const mine = en;
+  const mine = enrolment;
   const n = mine.current;
   mine.busy = true;
   mine.error = null;
@@ -259,12 +261,12 @@ async function send(file) {
   try {
     const photo = file ? await shrinkPhoto(file) : null;
     const draft = await enrolApi.photo(mine.name, n, photo);
-    if (en !== mine) return;
+    if (enrolment !== mine) return;
     mine.draft = draft;
     const next = draft.photos.find((p) => p.number === n)?.ok && n < 2 ? n + 1 : n;
     mine.current = next;
   } catch (e) {
-    if (en !== mine) return;
+    if (enrolment !== mine) return;
     mine.error = e;
   }
   mine.busy = false;
@@ -272,7 +274,7 @@ async function send(file) {
 }
 
 async function save() {
-  const mine = en;
+  const mine = enrolment;
   mine.busy = true;
   mine.error = null;
   render();
@@ -282,13 +284,13 @@ async function save() {
     mine.error = e;
   }
   mine.busy = false;
-  if (en === mine) render();
+  if (enrolment === mine) render();
 }
 
 async function discard() {
-  const mine = en;
+  const mine = enrolment;
   const ok = await ask({ title: t('enrol.discardTitle', { name: mine.name }), text: t('enrol.discardText'), okLabel: t('enrol.discard'), danger: true });
-  if (!ok || en !== mine) return;
+  if (!ok || enrolment !== mine) return;
   try {
     await enrolApi.discard(mine.name);
     mine.draft = { ...mine.draft, photos: [], ready: false };
@@ -297,13 +299,13 @@ async function discard() {
   } catch (e) {
     mine.error = e;
   }
-  if (en === mine) render();
+  if (enrolment === mine) render();
 }
 
 /** Close the enrolment (the sheet closed, or back to the list). */
 export function closeEnrol() {
-  for (const url of en?.urls.values() || []) URL.revokeObjectURL(url);
-  en = null;
+  for (const url of enrolment?.urls.values() || []) URL.revokeObjectURL(url);
+  enrolment = null;
 }
 
 /**
@@ -313,16 +315,16 @@ export function closeEnrol() {
 export async function openEnrol(host, name, { onBack, onAdapt, cannotAdapt, minutes, camera }) {
   closeEnrol();
   const mine = { host, name, draft: null, current: 1, busy: false, error: null, saved: null, urls: new Map(), onBack, onAdapt, cannotAdapt, minutes, camera };
-  en = mine;
+  enrolment = mine;
   render();
   try {
     mine.draft = await enrolApi.draft(name);
     const slip = mine.draft.photos.find((p) => !p.ok);
     mine.current = slip ? slip.number : Math.min(mine.draft.photos.length + 1, mine.draft.max_photos);
   } catch (e) {
-    if (en !== mine) return;
+    if (enrolment !== mine) return;
     onBack(e);
     return;
   }
-  if (en === mine) render();
+  if (enrolment === mine) render();
 }

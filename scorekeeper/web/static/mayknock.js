@@ -5,12 +5,15 @@ import { JOKER, chip, chipRow, deckRules, pickerGrid } from './cards.js';
 import { t } from './i18n.js';
 import { keep, kept } from './kept.js';
 import { knockVerdict } from './knock.js';
-import { icon, knockAsScan, photoInput, scanHint, shrinkPhoto } from './scan.js';
+import { icon } from './icons.js';
+import { knockAsScan } from './knock-check.js';
+import { shrinkPhoto } from './photo-shrink.js';
+import { photoInput, scanHint } from './scan.js';
 import { $, h, fill, num, openDialog } from './util.js';
 import { VARIANTS } from './variants.js';
 
 const ME_KEY = 'scorekeeper.me'; // who this phone's player is, to ask quicker next time
-let mk = null; // the open check
+let mayKnock = null; // the open check
 
 function remembered() {
   return kept(ME_KEY);
@@ -22,11 +25,11 @@ function remember(name) {
 
 /** A whole hand of the game's variant: {cards, ender}. */
 function handSize() {
-  return VARIANTS[mk.game.variant]?.handSize || {};
+  return VARIANTS[mayKnock.game.variant]?.handSize || {};
 }
 
 async function ask(body) {
-  const mine = mk;
+  const mine = mayKnock;
   mine.busy = true;
   mine.error = null;
   render();
@@ -34,12 +37,12 @@ async function ask(body) {
     const answer = body instanceof File
       ? await api.knockCheck(mine.game.id, mine.player, await shrinkPhoto(body))
       : await api.knockCheck(mine.game.id, mine.player, null, body);
-    if (mk !== mine) return;
+    if (mayKnock !== mine) return;
     mine.answer = answer;
     // a photo's cards replace those shown before (an earlier photo's, or tapped): never added
     if (body instanceof File) mine.cards = (answer.cards || []).slice(0, handSize().ender || 8);
   } catch (e) {
-    if (mk !== mine) return;
+    if (mayKnock !== mine) return;
     mine.error = e;
   }
   mine.busy = false;
@@ -47,7 +50,7 @@ async function ask(body) {
 }
 
 function whoPicker() {
-  const standing = (mk.game.players || []).filter((p) => !p.eliminated);
+  const standing = (mayKnock.game.players || []).filter((p) => !p.eliminated);
   return h('label', { class: 'field', for: 'mk-who' },
     h('span', { class: 'field-label' }, t('mayknock.whose')),
     h('select', {
@@ -55,46 +58,46 @@ function whoPicker() {
       class: 'input',
       testid: 'mayknock-player',
       onchange: (ev) => {
-        mk.player = ev.target.value;
-        remember(mk.player);
-        mk.answer = null;
+        mayKnock.player = ev.target.value;
+        remember(mayKnock.player);
+        mayKnock.answer = null;
         render();
       },
-    }, standing.map((p) => h('option', { value: p.name, selected: p.name === mk.player }, p.name))));
+    }, standing.map((p) => h('option', { value: p.name, selected: p.name === mayKnock.player }, p.name))));
 }
 
 function tapper() {
-  const { copies } = deckRules(mk.game.variant, mk.game.settings);
+  const { copies } = deckRules(mayKnock.game.variant, mayKnock.game.settings);
   const most = handSize().ender || 8;
   const counts = new Map();
-  for (const c of mk.cards) counts.set(c, (counts.get(c) || 0) + 1);
+  for (const c of mayKnock.cards) counts.set(c, (counts.get(c) || 0) + 1);
   return h('div', { class: 'mk-tap' },
     h('div', { class: 'zone-cards', testid: 'mayknock-cards' },
-      mk.cards.length
-        ? mk.cards.map((c, i) => chip(c, {
+      mayKnock.cards.length
+        ? mayKnock.cards.map((c, i) => chip(c, {
           testid: `mayknock-chip-${c}`,
           onclick: () => {
-            mk.cards.splice(i, 1);
-            mk.answer = null;
+            mayKnock.cards.splice(i, 1);
+            mayKnock.answer = null;
             render();
           },
         }))
         : h('span', { class: 'zone-empty' }, t('mayknock.tapBelow'))),
     h('div', { class: 'picker' }, ...pickerGrid({
-      suit: mk.suit,
+      suit: mayKnock.suit,
       prefix: 'mk-',
       onSuit: (suit) => {
-        mk.suit = suit;
+        mayKnock.suit = suit;
         render();
       },
       onPick: (code) => {
-        if (code === JOKER || mk.cards.length >= most || (counts.get(code) || 0) >= copies) return;
-        mk.cards.push(code);
-        mk.answer = null;
+        if (code === JOKER || mayKnock.cards.length >= most || (counts.get(code) || 0) >= copies) return;
+        mayKnock.cards.push(code);
+        mayKnock.answer = null;
         render();
       },
       state: (code) => ({
-        disabled: mk.cards.length >= most || (counts.get(code) || 0) >= copies,
+        disabled: mayKnock.cards.length >= most || (counts.get(code) || 0) >= copies,
         badge: counts.get(code) ? `${counts.get(code)}/${copies}` : null,
       }),
     })),
@@ -102,24 +105,24 @@ function tapper() {
       type: 'button',
       class: 'btn btn-primary btn-block',
       testid: 'mayknock-check',
-      disabled: mk.busy || mk.cards.length < (handSize().cards || 7),
-      onclick: () => ask({ cards: [...mk.cards] }),
-    }, t('mayknock.check', { n: mk.cards.length })));
+      disabled: mayKnock.busy || mayKnock.cards.length < (handSize().cards || 7),
+      onclick: () => ask({ cards: [...mayKnock.cards] }),
+    }, t('mayknock.check', { n: mayKnock.cards.length })));
 }
 
 function verdict() {
-  if (mk.busy) {
+  if (mayKnock.busy) {
     return h('div', { class: 'verdict busy', testid: 'mayknock-verdict', 'data-legal': '' },
       h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('mayknock.checking'));
   }
-  if (mk.error) {
+  if (mayKnock.error) {
     return h('div', { class: 'mk-error', role: 'alert' },
-      h('p', { class: 'scan-error-text', testid: 'mayknock-error' }, mk.error.message),
-      h('p', { class: 'muted small' }, mk.error.status === 429 ? t('mayknock.wait') : scanHint(mk.error)));
+      h('p', { class: 'scan-error-text', testid: 'mayknock-error' }, mayKnock.error.message),
+      h('p', { class: 'muted small' }, mayKnock.error.status === 429 ? t('mayknock.wait') : scanHint(mayKnock.error)));
   }
-  const a = mk.answer;
+  const a = mayKnock.answer;
   if (!a) return null;
-  const v = knockVerdict(knockAsScan(a), undefined, mk.game.variant);
+  const v = knockVerdict(knockAsScan(a), undefined, mayKnock.game.variant);
   const cls = v.legal === true ? 'legal' : v.legal === false ? 'illegal' : 'unknown';
   return h('div', { class: 'mk-answer', 'aria-live': 'polite' },
     h('div', { class: `verdict ${cls}`, testid: 'mayknock-verdict', 'data-legal': v.legal == null ? '' : String(v.legal) },
@@ -144,9 +147,9 @@ function verdict() {
  * on (take it again, or tap in the rest starting from the cards read). */
 function partial(a) {
   const tapRest = (extra = []) => {
-    mk.cards = [...(a.cards || []), ...extra].slice(0, handSize().ender || 8);
-    mk.tapping = true;
-    mk.answer = null;
+    mayKnock.cards = [...(a.cards || []), ...extra].slice(0, handSize().ender || 8);
+    mayKnock.tapping = true;
+    mayKnock.answer = null;
     render();
   };
   return h('div', { class: 'mk-partial', testid: 'mayknock-partial' },
@@ -158,21 +161,21 @@ function partial(a) {
         h('span', { class: 'zone-cards' }, a.maybe.map((c) => chip(c, { testid: `mayknock-maybe-${c}`, onclick: () => tapRest([c]) }))))
       : null,
     h('div', { class: 'mk-ways' },
-      h('button', { type: 'button', class: 'btn btn-secondary', testid: 'mayknock-retake', onclick: () => mk.input.click() }, icon('photo'), t('mayknock.retake')),
+      h('button', { type: 'button', class: 'btn btn-secondary', testid: 'mayknock-retake', onclick: () => mayKnock.input.click() }, icon('photo'), t('mayknock.retake')),
       h('button', { type: 'button', class: 'btn btn-secondary', testid: 'mayknock-add', onclick: () => tapRest() }, t('mayknock.addMissing'))));
 }
 
 function render() {
-  if (!mk) return;
+  if (!mayKnock) return;
   const photo = h('button', {
-    type: 'button', class: 'btn btn-secondary', testid: 'mayknock-photo', disabled: mk.busy,
-    onclick: () => mk.input.click(),
+    type: 'button', class: 'btn btn-secondary', testid: 'mayknock-photo', disabled: mayKnock.busy,
+    onclick: () => mayKnock.input.click(),
   }, icon('photo'), t('mayknock.photo'));
   const tap = h('button', {
-    type: 'button', class: `btn btn-secondary${mk.tapping ? ' active' : ''}`, testid: 'mayknock-tap',
-    'aria-pressed': mk.tapping ? 'true' : 'false',
+    type: 'button', class: `btn btn-secondary${mayKnock.tapping ? ' active' : ''}`, testid: 'mayknock-tap',
+    'aria-pressed': mayKnock.tapping ? 'true' : 'false',
     onclick: () => {
-      mk.tapping = !mk.tapping;
+      mayKnock.tapping = !mayKnock.tapping;
       render();
     },
   }, t('mayknock.tap'));
@@ -185,15 +188,15 @@ function render() {
       whoPicker(),
       h('div', { class: 'mk-ways' }, photo, tap),
       verdict(),
-      mk.tapping ? tapper() : null,
-      mk.input));
+      mayKnock.tapping ? tapper() : null,
+      mayKnock.input));
 }
 
 /** Open the check for `game` (Chicago); the player is the one this phone asked for last. */
 export function openMayKnock(game) {
   const standing = (game.players || []).filter((p) => !p.eliminated).map((p) => p.name);
   const me = remembered();
-  mk = {
+  mayKnock = {
     game,
     player: standing.includes(me) ? me : standing[0],
     cards: [],
@@ -203,12 +206,12 @@ export function openMayKnock(game) {
     error: null,
     answer: null,
   };
-  mk.input = photoInput({ testid: 'mayknock-file', onFile: (file) => ask(file) });
+  mayKnock.input = photoInput({ testid: 'mayknock-file', onFile: (file) => ask(file) });
   const dlg = $('#mayknock');
   if (!dlg.dataset.wiredMayKnock) {
     dlg.dataset.wiredMayKnock = '1';
     dlg.addEventListener('close', () => {
-      mk = null; // the hand is secret: forget it as soon as the sheet closes
+      mayKnock = null; // the hand is secret: forget it as soon as the sheet closes
       fill($('#mayknock-body'));
     });
   }

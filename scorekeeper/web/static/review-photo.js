@@ -1,0 +1,156 @@
+// The review's photo: a box and a label per read card over it, the labels laid out so
+// none covers another, and a tap outside every box to add a card the reader missed.
+import { cardName, suitClass } from './cards.js';
+import { t } from './i18n.js';
+import { openPicker } from './review-picker.js';
+import {
+  cardFace, cardFlags, editCard, maybeButton, removeCard, renderReview, review,
+} from './review.js';
+import { ordered } from './scanread.js';
+import { swipeable } from './swipe.js';
+import { fill, h } from './util.js';
+
+export function renderOverlay(bad) {
+  const ov = review.els.overlay;
+  if (!review.nat) {
+    fill(ov);
+    return;
+  }
+  const { w, h: ht } = review.nat;
+  const place = (b) => `left:${(b[0] / w) * 100}%;top:${(b[1] / ht) * 100}%;`
+    + `width:${((b[2] - b[0]) / w) * 100}%;height:${((b[3] - b[1]) / ht) * 100}%`;
+  const boxes = [];
+  const labels = [];
+  for (const c of ordered(review.cards)) {
+    if (!c.box) continue;
+    const f = cardFlags(c, bad);
+    boxes.push(h('div', {
+      class: `scan-box${f.cls}`,
+      testid: `scan-box-${c.id}`,
+      style: place(c.box),
+      ...f.attrs,
+      onclick: (ev) => {
+        ev.stopPropagation();
+        editCard(c.id);
+      },
+    }));
+    const label = h('div', { class: `scan-label ${suitClass(c.card)}${f.cls}`, testid: `scan-label-${c.id}`, ...f.attrs, 'data-box': c.box.join(',') },
+      h('button', {
+        type: 'button',
+        class: 'scan-label-main',
+        onclick: (ev) => {
+          ev.stopPropagation();
+          editCard(c.id);
+        },
+      }, ...cardFace(c, t('scan.change'))),
+      h('button', {
+        type: 'button',
+        class: 'scan-x',
+        testid: `scan-remove-${c.id}`,
+        'aria-label': t('scan.removeCard', { card: cardName(c.card) }),
+        onclick: (ev) => {
+          ev.stopPropagation();
+          removeCard(c.id);
+        },
+      }, '✕'));
+    swipeable(label, () => removeCard(c.id));
+    labels.push(label);
+  }
+  for (const m of review.maybe) {
+    boxes.push(h('div', { class: 'scan-box maybe', testid: `scan-maybe-box-${m.key}`, style: place(m.box) }));
+    labels.push(h('div', { class: `scan-label maybe ${suitClass(m.card)}`, testid: `scan-maybe-${m.key}`, 'data-card': m.card, 'data-box': m.box.join(',') },
+      maybeButton(m, 'scan-label-main')));
+  }
+  if (review.pick?.mode === 'add' && review.pick.box) {
+    boxes.push(h('div', { class: 'scan-box ghost', testid: 'scan-box-new', style: place(review.pick.box) }));
+  }
+  fill(ov, ...boxes, ...labels);
+  layoutLabels();
+}
+
+/**
+ * Labels go just below their box (the index in the card's top corner stays visible), or
+ * above it when that is free; one that would cover another moves down a row, so a fan of
+ * overlapping cards gets a readable stack of labels.
+ */
+export function layoutLabels() {
+  if (!review?.nat) return;
+  const ov = review.els.overlay;
+  const W = ov.clientWidth;
+  const H = ov.clientHeight;
+  if (!W || !H) return;
+  const placed = [];
+  const hits = (x, y, w, ht) => placed.find((p) => x < p.x + p.w + 2 && p.x < x + w + 2 && y < p.y + p.h + 2 && p.y < y + ht + 2);
+  const boxOf = (el) => el.dataset.box.split(',').map(Number);
+  const labels = [...ov.querySelectorAll('.scan-label')];
+  labels.sort((a, b) => {
+    const ba = boxOf(a);
+    const bb = boxOf(b);
+    return ba[3] - bb[3] || ba[0] - bb[0];
+  });
+  for (const el of labels) {
+    const b = boxOf(el);
+    const lw = el.offsetWidth;
+    const lh = el.offsetHeight;
+    const x = Math.max(0, Math.min(W - lw, (b[0] / review.nat.w) * W));
+    const top = (b[1] / review.nat.h) * H;
+    const bottom = (b[3] / review.nat.h) * H;
+    const clampY = (y) => Math.max(0, Math.min(H - lh, y));
+    const tries = [bottom + 3, top - lh - 3].filter((y) => y >= 0 && y <= H - lh);
+    let y = tries.find((t) => !hits(x, t, lw, lh));
+    if (y === undefined) {
+      y = clampY(tries[0] ?? bottom - lh - 3);
+      for (let n = 0; n < 12; n++) {
+        const hit = hits(x, y, lw, lh);
+        if (!hit) break;
+        y = hit.y + hit.h + 3;
+        if (y + lh > H) {
+          y = H - lh;
+          break;
+        }
+      }
+    }
+    placed.push({ x, y, w: lw, h: lh });
+    el.style.left = `${x}px`;
+    el.style.top = `${y}px`;
+  }
+}
+
+function typicalSize() {
+  const sizes = review.cards.filter((c) => c.box).map((c) => [c.box[2] - c.box[0], c.box[3] - c.box[1]]);
+  if (!sizes.length) return [review.nat.w * 0.1, review.nat.w * 0.14];
+  const med = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return [med(sizes.map((s) => s[0])), med(sizes.map((s) => s[1]))];
+}
+
+/** A tap on the photo outside every box: a card the reader missed, right there. */
+function tapPhoto(ev) {
+  if (ev.target !== review.els.overlay || !review.nat) return;
+  const r = review.els.overlay.getBoundingClientRect();
+  const x = ((ev.clientX - r.left) / r.width) * review.nat.w;
+  const y = ((ev.clientY - r.top) / r.height) * review.nat.h;
+  const [bw, bh] = typicalSize();
+  const x1 = Math.max(0, Math.min(review.nat.w - bw, x - bw / 2));
+  const y1 = Math.max(0, Math.min(review.nat.h - bh, y - bh / 2));
+  openPicker({ mode: 'add', group: 'hand', box: [x1, y1, x1 + bw, y1 + bh].map(Math.round) });
+}
+
+/** The review's photo: its load marks where the boxes go, its failure says so. */
+export function reviewPhoto(els, player) {
+  els.overlay = h('div', { class: 'scan-overlay', testid: 'scan-overlay', onclick: tapPhoto });
+  els.img = h('img', { class: 'scan-photo', testid: 'scan-photo', alt: t('scan.photoAlt', { name: player }), decoding: 'async' });
+  els.photoWrap = h('div', { class: 'scan-photo-wrap loading', testid: 'scan-photo-wrap' }, els.img, els.overlay);
+  const mine = review;
+  els.img.addEventListener('load', () => {
+    if (review !== mine) return;
+    review.nat = { w: els.img.naturalWidth, h: els.img.naturalHeight };
+    els.photoWrap.classList.remove('loading');
+    renderReview();
+  });
+  els.img.addEventListener('error', () => {
+    if (review !== mine) return;
+    els.photoWrap.classList.remove('loading');
+    els.photoWrap.classList.add('failed');
+    els.photoWrap.dataset.msg = t('scan.photoFailed');
+  });
+}
