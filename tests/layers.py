@@ -16,7 +16,7 @@ from pathlib import Path
 
 # bottom first: what the rules need is below them, the command line is on top
 LAYERS = ("registry", "files", "rules", "store", "settings", "calibration", "camera", "vision",
-          "decks", "config", "training", "club", "web", "cli", "__main__")
+          "decks", "scanning", "config", "club", "web", "cli", "__main__")
 Graph = dict[str, set[str]]
 
 

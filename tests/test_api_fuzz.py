@@ -37,11 +37,11 @@ from schemathesis.specs.openapi.checks import (
 )
 from starlette.types import Receive, Scope, Send
 
+from scorekeeper.scanning import Vision
 from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
 from scorekeeper.web.deps import get_knock_limit, get_vision
 from scorekeeper.web.http.limits import RateLimit
-from scorekeeper.web.vision import Vision
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

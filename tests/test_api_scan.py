@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from scorekeeper.scanning import Vision
 from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
 from scorekeeper.web.deps import get_vision
-from scorekeeper.web.vision import Vision
 
 ADMIN = {"Authorization": "Bearer secret"}
 SAMPLE = Path(__file__).resolve().parents[1] / "scorekeeper" / "camera" / "samples"
@@ -140,7 +140,7 @@ def test_a_broken_calibration_is_left_out_and_logged(
     app = create_app(settings, token="secret")
     reader = RecordingReader()
     app.dependency_overrides[get_vision] = lambda: reader
-    with TestClient(app) as c, caplog.at_level("WARNING", logger="scorekeeper.web.routes.scan"):
+    with TestClient(app) as c, caplog.at_level("WARNING", logger="scorekeeper.scanning.service"):
         assert c.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
                       headers=ADMIN).status_code == 201
         r = c.post("/api/games/1/scan", json={}, headers=ADMIN)

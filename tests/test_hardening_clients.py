@@ -27,6 +27,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from benchmarks.spawn import ServerProcess, free_port, soft_file_limit, start_server
+from scorekeeper.scanning import Vision
 from scorekeeper.settings import Settings
 from scorekeeper.web import qr
 from scorekeeper.web.app import create_app
@@ -43,7 +44,6 @@ from scorekeeper.web.http.imagesize import image_size
 from scorekeeper.web.http.limits import BodyLimit
 from scorekeeper.web.live.hub import Hub, StreamRefused
 from scorekeeper.web.routes import pages
-from scorekeeper.web.vision import Vision
 
 TOKEN = "hardening-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

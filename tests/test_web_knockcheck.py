@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
 from scorekeeper.web.routes import knock as knockcheck
-from scorekeeper.web.routes import scan
 from scorekeeper.web.routes.knock import RateLimit
+from scorekeeper.web.uploads import MAX_UPLOAD
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -97,7 +97,7 @@ def test_the_rate_limit_slides_and_forgets_old_clients() -> None:
 def test_uploads_are_capped_like_a_scan(client: TestClient) -> None:
     gid = chicago(client)
     url = f"/api/games/{gid}/knock-check"
-    huge = {"content-length": str(scan.MAX_UPLOAD + 200 * 1024),
+    huge = {"content-length": str(MAX_UPLOAD + 200 * 1024),
             "content-type": "multipart/form-data; boundary=x"}
     r = client.post(url, content=b"x", headers=huge)
     assert r.status_code == 413

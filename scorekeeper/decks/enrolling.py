@@ -215,7 +215,7 @@ def discard(data_dir: Path, name: str) -> int:
 
 
 def _decode(path: Path) -> Any:
-    """The photo as the reading saw it: decoded as the upload was (web/routes/scan.py)."""
+    """The photo as the reading saw it: decoded as the upload was (web/uploads.py)."""
     import cv2
     import numpy as np
 

@@ -1,7 +1,7 @@
 """One scan: a frame (camera or phone photo) → read cards → groups → the knock check.
 
-The web route stays thin: it fetches the frame and the game, calls `scan_frame`, and
-stores the annotated picture for the players to check.
+The scan service (scorekeeper/scanning) calls `scan_frame` with the reader it picked, and
+keeps the annotated picture for the players to check.
 """
 
 from __future__ import annotations

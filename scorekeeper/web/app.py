@@ -24,6 +24,7 @@ from scorekeeper.club.tables import Tables
 from scorekeeper.config import camera_options
 from scorekeeper.decks.adapting import Adapter
 from scorekeeper.decks.learn import ScanFrames, apply_saved_learning
+from scorekeeper.scanning import ScanImages, Vision
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.http import errors
@@ -54,7 +55,6 @@ from scorekeeper.web.routes import knock as knockcheck
 from scorekeeper.web.routes import table as table_routes
 from scorekeeper.web.routes.pages import STATIC_DIR
 from scorekeeper.web.state import AppState, ClubServer, parts
-from scorekeeper.web.vision import ScanImages, Vision
 
 OPENAPI_PATH = "/openapi.json"
 

@@ -22,6 +22,7 @@ from scorekeeper.club.sync import ClubSync
 from scorekeeper.club.tables import ClubTable, Tables
 from scorekeeper.decks.adapting import Adapter
 from scorekeeper.decks.learn import ScanFrames
+from scorekeeper.scanning import ScanImages, ScanService, Vision
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.http.auth import is_admin
@@ -32,7 +33,6 @@ from scorekeeper.web.live.hub import Hub
 from scorekeeper.web.live.writes import GameWriter
 from scorekeeper.web.qr import QrCodes
 from scorekeeper.web.state import AppState, ClubServer, parts
-from scorekeeper.web.vision import ScanImages, Vision
 
 
 async def get_parts(request: Request) -> AppState:
@@ -171,3 +171,13 @@ FeedDep = Annotated[ClubFeed, Depends(get_feed)]
 TableDep = Annotated[ClubTable, Depends(get_table)]
 AdminDep = Annotated[bool, Depends(get_admin)]
 ClientDep = Annotated[str, Depends(get_client)]
+
+
+async def get_scanner(vision: VisionDep, settings: SettingsDep, camera: CameraDep,
+                      scans: ScansDep, frames: FramesDep) -> ScanService:
+    """The scan service over the app's reader, settings, camera and kept scans: made for
+    each request from the parts above, so a part a test swaps is the one it uses."""
+    return ScanService(vision, settings, camera, scans, frames)
+
+
+ScannerDep = Annotated[ScanService, Depends(get_scanner)]

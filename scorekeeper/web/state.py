@@ -20,6 +20,7 @@ from scorekeeper.club.sync import ClubSync
 from scorekeeper.club.tables import Tables
 from scorekeeper.decks.adapting import Adapter
 from scorekeeper.decks.learn import ScanFrames
+from scorekeeper.scanning import ScanImages, Vision
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.http.limits import RateLimit
@@ -27,7 +28,6 @@ from scorekeeper.web.live.club_feed import ClubFeed
 from scorekeeper.web.live.hub import Hub
 from scorekeeper.web.live.writes import GameOwner
 from scorekeeper.web.qr import QrCodes
-from scorekeeper.web.vision import ScanImages, Vision
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette

@@ -23,7 +23,8 @@ from scorekeeper.decks.learn import (
     write_lock,
 )
 from scorekeeper.decks.profile import NAME, DeckError, check_name, decks_root, open_deck
-from scorekeeper.web.deps import AdapterDep, CameraDep, FramesDep, SettingsDep, VisionDep
+from scorekeeper.scanning import ScanService
+from scorekeeper.web.deps import AdapterDep, FramesDep, ScannerDep, SettingsDep
 from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.http.imagesize import image_size
@@ -45,20 +46,20 @@ from scorekeeper.web.models import (
     json_or_photo,
     refusals,
 )
-from scorekeeper.web.routes.scan import (
-    MAX_UPLOAD,
+from scorekeeper.web.scanner import scanning
+from scorekeeper.web.uploads import (
+    UPLOAD_BODY,
     Jpeg,
     decode_upload,
     is_upload,
     json_body,
     photo_form,
-    reader_of,
 )
 
 DeckName = Annotated[str, PathParam(max_length=64)]
 PhotoNumber = Annotated[int, PathParam(ge=1, le=MAX_PHOTOS)]
 ENROL_PHOTO = "/api/decks/{name}/enrol/photos/{number}"
-BODY_LIMITS = {ENROL_PHOTO: MAX_UPLOAD + 64 * 1024}  # the photo and the multipart framing
+BODY_LIMITS = {ENROL_PHOTO: UPLOAD_BODY}  # the photo and the multipart framing
 
 BUSY: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "A deck is being adapted already (or none is, "
@@ -137,7 +138,7 @@ def list_decks(settings: SettingsDep, adapter: AdapterDep, response: Response) -
              responses=refusals(404, 413, 422, 503),
              response_model_exclude_unset=True)
 async def confirm_scan(key: Annotated[str, PathParam(max_length=64)], body: ConfirmScan,
-                       settings: SettingsDep, vision: VisionDep,
+                       settings: SettingsDep, scanner: ScannerDep,
                        frames: FramesDep) -> dict[str, Any]:
     """The hand with this scan's cards was saved: learn the deck from them."""
     from scorekeeper.rules.cards import parse_card
@@ -165,7 +166,7 @@ async def confirm_scan(key: Annotated[str, PathParam(max_length=64)], body: Conf
         raise ApiError(404, f"scan {key[:40]} was learned from already", code="scan_learned")
     if not confirmed:
         return {"learned": 0, "deck": scan.deck, "why": "no read card confirmed"}
-    reader = await reader_of(vision)
+    reader = await scanning(scanner.reader)
     try:
         answer = await run_in_threadpool(learn, settings.data_dir, reader, scan, key,
                                          confirmed, settings.learned_max, added)
@@ -246,7 +247,8 @@ async def enrol_draft(name: DeckName, settings: SettingsDep,
     return await run_in_threadpool(enrolling.draft, settings.data_dir, name)
 
 
-async def _enrol_frame(request: Request, camera: CameraDep) -> tuple[Any, bytes | None, str]:
+async def _enrol_frame(request: Request, scanner: ScanService
+                       ) -> tuple[Any, bytes | None, str]:
     """The photo: an upload (its bytes kept as sent) or the table camera's frame."""
     if is_upload(request):
         upload, _ = await photo_form(request, "an enrolment photo needs the file field 'image'")
@@ -255,26 +257,19 @@ async def _enrol_frame(request: Request, camera: CameraDep) -> tuple[Any, bytes 
         size = image_size(data)
         return frame, data, size.format if size else "jpg"
     await json_body(request, EnrolCamera, "send {} for the table camera, or a photo as 'image'")
-    frame = await run_in_threadpool(camera.capture)
-    if frame is None:
-        status = camera.status()
-        raise ApiError(503, f"camera {status.state}: {status.error or 'no frame'}",
-                       code="camera_none" if status.state == "none" else "camera_unavailable",
-                       state=status.state)
-    return frame, None, "jpg"
+    return await scanning(scanner.capture), None, "jpg"
 
 
 @router.post(ENROL_PHOTO, response_model=EnrolDraft, responses=refusals(400, 413, 415, 422, 503),
              openapi_extra=json_or_photo(EnrolCamera, _photo_form()),
              response_model_exclude_unset=True)
 async def enrol_photo(name: DeckName, number: PhotoNumber, request: Request,
-                      settings: SettingsDep, vision: VisionDep,
-                      camera: CameraDep) -> dict[str, Any]:
+                      settings: SettingsDep, scanner: ScannerDep) -> dict[str, Any]:
     """Read photo `number` of the layout with `deck enrol`'s checks and keep it in the
     draft; the answer names every slip, so the photo can be taken again."""
     name = _enrol_name(name)
-    frame, data, ext = await _enrol_frame(request, camera)
-    reader = await reader_of(vision)
+    frame, data, ext = await _enrol_frame(request, scanner)
+    reader = await scanning(scanner.reader)
     view: dict[str, Any] = await run_in_threadpool(enrolling.read_page, settings.data_dir, name,
                                                    number, frame, reader, data, ext)
     return view

@@ -14,35 +14,22 @@ and the same upload caps as a scan (size before reading, pixels before decoding)
 from __future__ import annotations
 
 import base64
-from pathlib import Path
 from typing import Any
 
-import cv2
-import numpy as np
 from fastapi import APIRouter, Request, Response
-from fastapi.concurrency import run_in_threadpool
 
-from scorekeeper.web.deps import (
-    AdminDep,
-    ClientDep,
-    KnockLimitDep,
-    SettingsDep,
-    StoreDep,
-    VisionDep,
-)
+from scorekeeper.scanning import ScanService
+from scorekeeper.web.deps import AdminDep, ClientDep, KnockLimitDep, ScannerDep, StoreDep
 from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.http.limits import PER_MINUTE, RateLimit, is_local
 from scorekeeper.web.models import KnockAnswer, KnockCards, json_or_photo, photo_schema, refusals
-from scorekeeper.web.routes import scan
-from scorekeeper.web.vision import Vision
+from scorekeeper.web.scanner import scanning
+from scorekeeper.web.uploads import UPLOAD_BODY, decode_upload, is_upload, json_body, photo_form
 
 KNOCK_PATH = "/api/games/{game_id}/knock-check"
-BODY_LIMITS = {KNOCK_PATH: scan.MAX_UPLOAD + 64 * 1024}  # as a scan: the photo plus framing
+BODY_LIMITS = {KNOCK_PATH: UPLOAD_BODY}  # as a scan: the photo plus framing
 KNOCK_FORM = photo_schema("whose hand it is", player_required=True)
-
-
-PREVIEW_SIDE = 720  # px, the longer side of the marked photo sent back
 
 
 def _answer(player: str, check: dict[str, Any] | None, cards: list[str],
@@ -59,52 +46,30 @@ def _answer(player: str, check: dict[str, Any] | None, cards: list[str],
                        rummy=check["rummy"], count=count, hand_size=hand_size)
 
 
-def _marked(picture: np.ndarray) -> str:
-    """The photo with its cards marked, small, as a data: URL for the asking phone only."""
-    side = max(picture.shape[:2])
-    if side > PREVIEW_SIDE:
-        scale = PREVIEW_SIDE / side
-        picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
-    return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode() if ok else ""
-
-
-async def _from_photo(request: Request, game: Any, vision: Vision, data_dir: Path,
+async def _from_photo(request: Request, game: Any, scanner: ScanService,
                       deck: str | None) -> KnockAnswer:
-    from scorekeeper.vision.scan import scan_frame
-
-    upload, player = await scan.photo_form(
+    upload, player = await photo_form(
         request, "a photo of the hand goes in the file field 'image'")
     if player is None:
         raise ApiError(422, "say whose hand it is: the field 'player'",
                        code="knock_player_missing")
     name = game.player_name(player)
     data = await upload.read()
-    frame = await scan.decode_upload(data, upload.filename or "the photo")
+    frame = await decode_upload(data, upload.filename or "the photo")
     del data, upload  # the photo is not kept a moment longer than the reading needs
-    reader, _ = await scan.deck_reader_of(vision, data_dir, deck)  # the game's deck, if any
-    result = await run_in_threadpool(scan_frame, frame, reader, game, name)
+    read = await scanning(scanner.knock, frame, game, name, deck)
     del frame
-    check = result.knock
-    limit = check["limit"] if check else _limit(game, name)
-    answer = _answer(name, check, list(result.hand), list(result.impossible), limit,
+    answer = _answer(read.player, read.check, read.cards, read.impossible, read.limit,
                      _hand_size(game))
-    answer.maybe = [c["card"] for c in result.maybe]
-    answer.image = await run_in_threadpool(_marked, result.annotated) or None
+    answer.maybe = read.maybe
+    answer.image = ("data:image/jpeg;base64," + base64.b64encode(read.preview).decode()
+                    if read.preview else None)
     return answer
 
 
-def _limit(game: Any, name: str) -> int:
-    """The player's limit when no cards gave a check (the verdict is then "no answer")."""
-    from scorekeeper.rules import chicago
-
-    total = next(p["total"] for p in game.snapshot()["players"] if p["name"] == name)
-    return chicago.knock_limit(total)
-
-
 async def _from_cards(request: Request, game: Any) -> KnockAnswer:
-    body = await scan.json_body(request, KnockCards,
-                                "send {\"player\": NAME, \"cards\": [card codes]} or a photo")
+    body = await json_body(request, KnockCards,
+                           "send {\"player\": NAME, \"cards\": [card codes]} or a photo")
     check = game.knock_check(body.player, body.cards)
     return _answer(check["player"], check, list(body.cards), [], check["limit"],
                    _hand_size(game))
@@ -124,8 +89,8 @@ router = APIRouter(route_class=GuardedRoute)
              openapi_extra=json_or_photo(KnockCards, KNOCK_FORM))
 @public
 async def knock_check(game_id: int, request: Request, response: Response, store: StoreDep,
-                      vision: VisionDep, limits: KnockLimitDep, client: ClientDep,
-                      settings: SettingsDep, admin: AdminDep) -> KnockAnswer:
+                      scanner: ScannerDep, limits: KnockLimitDep, client: ClientDep,
+                      admin: AdminDep) -> KnockAnswer:
     """May this player knock with this hand? Answered to the asking phone only."""
     client = client or "unknown"
     # the admin's phone checks each player's knock while entering hands: not capped
@@ -136,9 +101,8 @@ async def knock_check(game_id: int, request: Request, response: Response, store:
                        wait=max(1, round(wait)))
     game = store.game(game_id)
     game.knock()  # a variant without a knock is refused before any photo is read
-    if scan.is_upload(request):
-        answer = await _from_photo(request, game, vision, settings.data_dir,
-                                   store.get(game_id).get("deck"))
+    if is_upload(request):
+        answer = await _from_photo(request, game, scanner, store.get(game_id).get("deck"))
     else:
         answer = await _from_cards(request, game)
     response.headers["Cache-Control"] = "no-store"

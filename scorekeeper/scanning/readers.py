@@ -1,40 +1,25 @@
-"""The card reader and the annotated scan pictures: the parts the scan routes share.
+"""Picking the card reader: the generic one, or a deck's, each loaded on first use.
 
-The reader is loaded on first use, so a server without a model still serves scores; the
-pictures are kept in memory only (they are for checking a read, not a record).
+Loading waits for the first scan, so a server without a model still serves scores; a deck's
+reader is kept while its model is the same one (each holds its own detector, so only a few).
 """
 
 from __future__ import annotations
 
 import threading
-import uuid
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-KEEP_SCANS = 40
+if TYPE_CHECKING:
+    from scorekeeper.decks.profile import DeckProfile
+    from scorekeeper.vision.reader import CardReader
+
 KEEP_DECK_READERS = 2  # readers of named decks kept loaded (each holds its own detector)
 
 
-class ScanImages:
-    """The last few annotated scans, as JPEG bytes by id."""
-
-    def __init__(self, keep: int = KEEP_SCANS) -> None:
-        self._images: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-        self.keep = keep
-
-    def add(self, jpeg: bytes) -> str:
-        key = uuid.uuid4().hex
-        with self._lock:
-            self._images[key] = jpeg
-            while len(self._images) > self.keep:
-                self._images.popitem(last=False)
-        return key
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            return self._images.get(key)
+class ReaderUnavailable(Exception):
+    """No card reader: no model, or one that cannot be loaded; the message says why."""
 
 
 class Vision:
@@ -43,11 +28,11 @@ class Vision:
     def __init__(self, models: Path | None = None, runtime: str | None = None) -> None:
         self.models = models
         self.runtime = runtime
-        self._reader: Any = None
-        self._decks: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._reader: CardReader | None = None
+        self._decks: OrderedDict[tuple[str, str], CardReader] = OrderedDict()
         self._lock = threading.Lock()
 
-    def reader(self) -> Any:
+    def reader(self) -> CardReader:
         from scorekeeper.vision.reader import MODELS, CardReader
 
         with self._lock:
@@ -55,7 +40,7 @@ class Vision:
                 self._reader = CardReader(self.models or MODELS, self.runtime)
             return self._reader
 
-    def for_deck(self, profile: Any) -> Any:
+    def for_deck(self, profile: DeckProfile) -> CardReader:
         """A reader with the deck's adapted classifier, loaded on first use and kept while
         the deck's model is the same one (a newly installed model gets a fresh reader)."""
         from scorekeeper.vision.reader import MODELS, CardReader
@@ -72,7 +57,8 @@ class Vision:
             return reader
 
 
-def reader_for(vision: Any, data_dir: Path, deck: str | None) -> tuple[Any, list[str]]:
+def reader_for(vision: Vision, data_dir: Path, deck: str | None
+               ) -> tuple[CardReader, list[str]]:
     """The reader for a game's deck and what to tell the players about it: a deck that is
     missing, not adapted yet or whose model cannot be loaded reads with the generic model,
     and the warnings say so. Raises what `Vision.reader` raises (no model at all)."""
@@ -84,3 +70,4 @@ def reader_for(vision: Any, data_dir: Path, deck: str | None) -> tuple[Any, list
     # could not be loaded (it reads without it, and the players are told)
     reader = vision.reader() if profile is None else vision.for_deck(profile)
     return reader, warnings + list(getattr(reader, "warnings", []))
+
