@@ -25,8 +25,8 @@ from fastapi.testclient import TestClient
 from benchmarks.spawn import start_server
 from scorekeeper import cli
 from scorekeeper.settings import Settings
-from scorekeeper.store import GameStore
-from scorekeeper.store import games as games_module
+from scorekeeper.store import GameStore, backup_schedule
+from scorekeeper.store import health as store_health
 from scorekeeper.store.backup import list_backups
 from scorekeeper.store.faults import StoreDamaged, StoreLocked, classify, explain
 from scorekeeper.web.app import create_app
@@ -56,7 +56,7 @@ class FailingWrites:
 
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(games_module, "PROBE_TTL_S", 0.0)  # every health call probes afresh
+    monkeypatch.setattr(store_health, "PROBE_TTL_S", 0.0)  # every health call probes afresh
     app = create_app(Settings(data_dir=tmp_path, camera="none"), token=TOKEN)
     with TestClient(app) as c:
         yield c
@@ -152,7 +152,7 @@ def test_health_sees_a_disk_with_no_space_left(
     class Full:
         f_bavail, f_frsize, f_flag = 10, free.f_frsize, 0
 
-    monkeypatch.setattr(games_module.os, "statvfs", lambda _: Full())
+    monkeypatch.setattr(store_health.os, "statvfs", lambda _: Full())
     body = client.get("/api/health").json()
     assert body["ok"] is False
     assert body["store"]["problem"].startswith("the scorekeeper cannot save: the disk is full")
@@ -168,7 +168,7 @@ def test_read_only_files_for_a_non_root_user(tmp_path: Path) -> None:
         store.create("rummy", ["Ann", "Bob"])
         store.close()
         code = ("import sys; from pathlib import Path; from scorekeeper.store import GameStore; "
-                "s = GameStore(Path(sys.argv[1])); print(s.write_health()['problem'])")
+                "s = GameStore(Path(sys.argv[1])); print(s.health.report()['problem'])")
         cmd = [sys.executable, "-c", code, str(data / "games.db")]
         if root:
             base.chmod(0o755)
@@ -209,14 +209,14 @@ def test_a_real_full_disk_and_a_read_only_remount(tmp_path: Path) -> None:
                 answered += 1
             assert r.status_code == 503, r.text
             assert r.json()["detail"].startswith("the scorekeeper cannot save: the disk is full")
-            app.state.parts.store._probe = None
+            app.state.parts.store.health._probe = None
             assert "the disk is full" in c.get("/api/health").json()["store"]["problem"]
             assert len(c.get(f"/api/games/{gid}").json()["hands"]) == answered
             # the kernel's errors=remount-ro cannot be had from user space while files are
             # open for writing; a read-only bind mount over the folder reads the same
             subprocess.run(["mount", "--bind", str(mnt), str(mnt)], check=True)
             subprocess.run(["mount", "-o", "remount,bind,ro", str(mnt)], check=True)
-            app.state.parts.store._probe = None
+            app.state.parts.store.health._probe = None
             problem = c.get("/api/health").json()["store"]["problem"]
             assert "the storage is read-only" in problem
     finally:
@@ -296,7 +296,7 @@ def test_a_daily_backup_when_the_last_is_a_day_old(tmp_path: Path) -> None:
     assert len(list_backups(store.path, kind="daily")) == 1
     store.append(gid, {"type": "hand", "players": HAND})
     assert len(list_backups(store.path, kind="daily")) == 1
-    store._last_backup_at -= games_module.DAILY_S
+    store.backups.last_at -= backup_schedule.DAILY_S
     store.append(gid, {"type": "hand", "players": HAND})
     assert len(list_backups(store.path, kind="daily")) == 2
     store.close()
@@ -309,12 +309,12 @@ def test_a_backup_that_fails_never_fails_the_write(
     def full(*_: Any, **__: Any) -> Path:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(games_module, "make_backup", full)
+    monkeypatch.setattr(backup_schedule, "make_backup", full)
     gid = store.create("rummy", ["Ann", "Bob"], {"target": 5})["id"]
     view, _ = store.append(gid, {"type": "hand", "players": WON})
     assert view["game_over"] and store.get(gid)["seq"] == 1
-    assert "the disk is full" in (store.backup_error or "")
-    assert "the disk is full" in store.write_health()["backup"]["error"]
+    assert "the disk is full" in (store.backups.error or "")
+    assert "the disk is full" in store.health.report()["backup"]["error"]
     store.close()
 
 

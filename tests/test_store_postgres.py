@@ -226,7 +226,7 @@ def test_a_dropped_connection_is_replaced(pg_url: str, pg_server: str) -> None:
         with psycopg.connect(pg_server, autocommit=True) as conn:
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                          "WHERE datname = %s AND pid <> pg_backend_pid()", (name,))
-        assert store.get(gid)["seq"] == 0 and store.ping()
+        assert store.get(gid)["seq"] == 0 and store.health.ping()
     finally:
         store.close()
 
@@ -261,15 +261,15 @@ def test_the_store_backs_up_with_pg_dump_when_asked(pg_url: str, tmp_path: Path)
     store = GameStore(pg_url, backups=tmp_path)
     try:
         store.create("chicago", ["Ann", "Bob"])
-        target = store.backup()
+        target = store.backups.take()
         assert target.suffix == ".dump" and target.parent == tmp_path
-        assert store.write_health()["backup"]["last"] == target.name
+        assert store.health.report()["backup"]["last"] == target.name
     finally:
         store.close()
     with pytest.raises(StoreError, match="no backups folder"):
         bare = GameStore(pg_url)
         try:
-            bare.backup()
+            bare.backups.take()
         finally:
             bare.close()
 

@@ -8,7 +8,6 @@ short sentence here.
 from __future__ import annotations
 
 import errno
-import sqlite3
 from typing import Literal
 
 Fault = Literal["full", "readonly", "damaged", "io", "busy", "unreachable", "other"]
@@ -142,8 +141,3 @@ def explain(exc: BaseException, action: str = "save") -> str:
     hint = (SERVER_HINTS.get(fault) if isinstance(exc, StoreFault) else None) or HINTS.get(fault)
     message = f"the scorekeeper cannot {action}: {reason(exc)}"
     return f"{message} ({hint})" if hint else message
-
-
-def is_storage_error(exc: BaseException) -> bool:
-    """Whether `exc` comes from the database or the disk under it (not from our own logic)."""
-    return isinstance(exc, sqlite3.Error | StoreError)

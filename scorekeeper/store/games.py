@@ -4,16 +4,18 @@ Undo and corrections are events too, so history is never rewritten and a crash c
 lose a write whose transaction had not committed, i.e. one that was never answered. The
 events live in a `Database`: an SQLite file (one process, its lock file) or PostgreSQL
 (any number of processes, so the cache is checked against the database's seq).
+
+The store keeps the log. Beside it, and composed by it: the health probe (`health.py`,
+`store.health`), which each write tells how it went, and the backups' schedule
+(`backup_schedule.py`, `store.backups`), which each write tells whether a game ended.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
 import threading
-import time
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,17 +25,11 @@ from typing import Any, Self
 
 from scorekeeper.rules import Game, RulesError
 from scorekeeper.rules.names import safe_json
-from scorekeeper.store.backup import KEEP, backup_dir, list_backups, make_backup
+from scorekeeper.store.backup import KEEP, backup_dir
+from scorekeeper.store.backup_schedule import BackupSchedule
 from scorekeeper.store.database import Database, Tx, is_url
-from scorekeeper.store.faults import (
-    HINTS,
-    REASONS,
-    Fault,
-    StoreDamaged,
-    StoreError,
-    classify,
-    explain,
-)
+from scorekeeper.store.faults import StoreError, explain
+from scorekeeper.store.health import StoreHealth
 from scorekeeper.store.opener import open_database
 from scorekeeper.store.requests import (
     NEW_GAME,
@@ -46,18 +42,12 @@ from scorekeeper.store.requests import (
     seen,
     view_answer,
 )
-from scorekeeper.store.schema import MIGRATIONS
+from scorekeeper.store.schema import migrate_games
 from scorekeeper.store.sqlite import SqliteDatabase
 
 log = logging.getLogger("scorekeeper.store")
-PROBE_TTL_S = 2.0          # health asks often; the write probe answers from this cache
-MIN_FREE_BYTES = 1 << 20   # below this the next write will likely fail: call the disk full
-LOW_FREE_BYTES = 50 << 20  # below this, health warns
-DAILY_S = 24 * 3600
 MAX_ID = 2**63 - 1         # the largest id SQLite (and PostgreSQL's BIGINT) can hold
 _SHOWN = "(ended IS NULL OR ended <> 'deleted')"  # a deleted game is kept, not listed
-PG_BACKUPS = ("PostgreSQL: the server takes no backups itself; pg_dump does "
-              "(scorekeeper db backup, or a timer: docs/postgresql.md)")
 
 
 class GameNotFound(LookupError):
@@ -72,10 +62,6 @@ class GameOver(ValueError):
     """A hand was posted to a game that has already ended."""
 
 
-class _Probe(Exception):
-    """Rolls the write probe's transaction back."""
-
-
 @dataclass(frozen=True)
 class _Entry:
     """A game as of `seq` events, with its public view computed once."""
@@ -83,10 +69,6 @@ class _Entry:
     game: Game
     seq: int
     view: dict[str, Any]
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _view(game_id: int, game: Game, seq: int, created_at: str,
@@ -120,15 +102,6 @@ def _copied(summary: dict[str, Any]) -> dict[str, Any]:
             if isinstance(value, list) else value for key, value in summary.items()}
 
 
-def _space_fault(folder: Path) -> tuple[Fault | None, int]:
-    """("readonly" | "full" | None, bytes free) for the file system holding `folder`."""
-    st = os.statvfs(folder)
-    free = st.f_bavail * st.f_frsize
-    if st.f_flag & os.ST_RDONLY:
-        return "readonly", free
-    return ("full" if free < MIN_FREE_BYTES else None), free
-
-
 class GameStore:
     """Thread-safe access to the games in one database, with replayed games cached.
 
@@ -136,53 +109,36 @@ class GameStore:
     caller closes). On SQLite, opening takes the file's lock (a second store or server on
     it is refused with StoreLocked) and checks the file (StoreDamaged, in words, with the
     restore command); backups are taken when a game ends and at least daily. On PostgreSQL
-    several stores may share the database; backups are pg_dump's (`backup`). `with
+    several stores may share the database; backups are pg_dump's (`backups.take`). `with
     GameStore(target) as store:` closes it at the end.
+
+    `backups` is the backups folder (default: beside an SQLite file), kept as
+    `self.backups.folder`; `self.health` answers the health check.
     """
 
     def __init__(self, target: Path | str | Database, *, backups: Path | None = None,
                  keep_backups: int = KEEP) -> None:
         sqlite_path = None if isinstance(target, Database) or is_url(target) else Path(target)
-        self.backups = backups or (backup_dir(sqlite_path) if sqlite_path else None)
-        self.keep_backups = keep_backups
+        folder = backups or (backup_dir(sqlite_path) if sqlite_path else None)
         self._owned = not isinstance(target, Database)
         self.database = target if isinstance(target, Database) else \
-            open_database(target, backups=self.backups)
+            open_database(target, backups=folder)
         self._sqlite = self.database if isinstance(self.database, SqliteDatabase) else None
         self.path: Path | None = self._sqlite.path if self._sqlite else None
-        if self._sqlite and self.backups is None:
-            self.backups = backup_dir(self._sqlite.path)
         # another process may append to a shared database: check the cache against it
         self._shared = self._sqlite is None
         self._lock = threading.RLock()
         self._cache: dict[int, _Entry] = {}
-        self._write_error: tuple[str, BaseException] | None = None
-        self._probe: tuple[float, dict[str, Any]] | None = None
         # game id → (its stored summary, that summary parsed and cleaned): see `games`
         self._summaries: dict[int, tuple[str, dict[str, Any]]] = {}
-        self.backup_error: str | None = None
-        self.last_backup: Path | None = None
-        self._last_backup_at = 0.0
+        self.backups = BackupSchedule(self.database, folder, keep_backups, lock=self._lock)
+        self.health = StoreHealth(self.database, self.backups, lock=self._lock)
         try:
-            self._migrate()
+            migrate_games(self.database)
         except BaseException:
             self.close()
             raise
-        if self._sqlite is not None:
-            newest = list_backups(self._sqlite.path, self.backups)
-            self.last_backup = newest[-1] if newest else None
-            self._last_backup_at = newest[-1].stat().st_mtime if newest else 0.0
-            self._backup_due("daily")
-
-    def _migrate(self) -> None:
-        """Bring the games schema up to date; an SQLite file that fails doing so, in words."""
-        try:
-            self.database.migrate("games", MIGRATIONS)
-        except sqlite3.Error as exc:
-            if classify(exc) == "damaged":
-                raise StoreDamaged(f"{self.database.where}: {explain(exc, 'open')}") from exc
-            raise StoreError(f"{self.database.where}: {explain(exc, 'open its database')}") \
-                from exc
+        self.backups.resume()
 
     @property
     def _conn(self) -> sqlite3.Connection:
@@ -208,59 +164,6 @@ class GameStore:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def ping(self) -> bool:
-        """Whether the database answers a query (for the health check)."""
-        return self.database.ping()
-
-    def write_health(self) -> dict[str, Any]:
-        """Whether a write would succeed now, and if not why, in words (cached PROBE_TTL_S).
-
-        A real write would wear the SD card on every health call, so the probe is: the file
-        system (mounted read-only? space left?) and a write statement that changes nothing,
-        rolled back (SQLite refuses it on a read-only or locked file; PostgreSQL on a
-        standby, or for a user who may not write). After a write failed as damaged, an
-        SQLite file is checked again too.
-        """
-        with self._lock:
-            now = time.monotonic()
-            if self._probe is None or now - self._probe[0] >= PROBE_TTL_S:
-                self._probe = (now, self._check_writable())
-            return self._probe[1]
-
-    def _check_writable(self) -> dict[str, Any]:
-        fault, free = _space_fault(self.path.parent) if self.path else (None, None)
-        problem = f"the scorekeeper cannot save: {REASONS[fault]} ({HINTS[fault]})" \
-            if fault else self._probe_write()
-        health: dict[str, Any] = {"writable": problem is None, "problem": problem}
-        if free is not None:
-            health["free_mib"] = round(free / 2**20, 1)
-            if problem is None and free < LOW_FREE_BYTES:
-                health["warning"] = f"the disk is nearly full: {free / 2**20:.0f} MiB left"
-        else:
-            health["database"] = self.database.where  # the URL, its password as ***
-        if self._write_error is not None:
-            when, exc = self._write_error
-            health["last_write_error"] = {"at": when, "detail": explain(exc)}
-        health["backup"] = {"last": self.last_backup.name if self.last_backup else None,
-                            "error": self.backup_error}
-        if self._sqlite is None:
-            health["backup"]["note"] = PG_BACKUPS
-        return health
-
-    def _probe_write(self) -> str | None:
-        damaged = self._write_error is not None and classify(self._write_error[1]) == "damaged"
-        found: str | None = None
-        try:
-            with self.database.transaction() as tx:
-                tx.execute("UPDATE games SET seq = seq WHERE 1 = 0")
-                if damaged and self._sqlite and self._sqlite.integrity():
-                    found = explain(self._write_error[1])  # type: ignore[index]
-                raise _Probe  # roll back: the probe must change nothing
-        except _Probe:
-            return found
-        except (sqlite3.Error, StoreError) as exc:
-            return explain(exc)
-
     @contextmanager
     def _transaction(self) -> Iterator[Tx]:
         """The database's write transaction; a failed write is remembered for health."""
@@ -268,49 +171,10 @@ class GameStore:
             with self.database.transaction() as tx:
                 yield tx
         except (sqlite3.Error, StoreError) as exc:
-            self._write_error, self._probe = (_now(), exc), None
+            self.health.write_failed(exc)
             log.error("write failed: %s", explain(exc))
             raise
-        if self._write_error is not None:
-            self._write_error, self._probe = None, None
-
-    def backup(self, kind: str = "manual") -> Path:
-        """A consistent copy into the backups folder now: on SQLite the newest
-        `keep_backups` of each kind are kept; on PostgreSQL it is pg_dump's (if installed)."""
-        with self._lock:
-            if self._sqlite is None:
-                target = self._dump(kind)
-            else:
-                with self._sqlite.connection() as conn:
-                    target = make_backup(conn, self._sqlite.path, kind, self.backups,
-                                         self.keep_backups)
-            self.last_backup, self.backup_error = target, None
-            self._last_backup_at = time.time()
-            return target
-
-    def _dump(self, kind: str) -> Path:
-        from scorekeeper.store.postgres import PostgresDatabase
-
-        if not isinstance(self.database, PostgresDatabase) or self.backups is None:
-            raise StoreError(f"no backups folder for {self.database.where}: give one")
-        return self.database.dump(self.backups / self.database.dump_name(kind))
-
-    def _backup_due(self, kind: str) -> None:
-        """Back up after a game ends ("game") or when the newest backup is a day old
-        ("daily"); a failed backup is logged and shown by health, never fails the write.
-        Only an SQLite file: a PostgreSQL server's backups are its own (a pg_dump timer)."""
-        if self._sqlite is None or (kind == "daily" and (
-                time.time() - self._last_backup_at < DAILY_S or not self._has_games())):
-            return
-        try:
-            self.backup(kind)
-        except (sqlite3.Error, OSError) as exc:
-            self.backup_error = f"{_now()}: backup failed: {explain(exc, 'back up')}"
-            log.error("%s", self.backup_error)
-
-    def _has_games(self) -> bool:
-        with self.database.read() as tx:
-            return tx.fetchone("SELECT 1 FROM games LIMIT 1") is not None
+        self.health.write_succeeded()
 
     def create(
         self, variant: str, players: list[str], settings: dict[str, Any] | None = None,
@@ -494,7 +358,7 @@ class GameStore:
                     remember(tx, game_id, request, said, now)
             self._cache[game_id] = new
             ended = bool(new.view.get("game_over")) and not entry.view.get("game_over")
-            self._backup_due("game" if ended else "daily")
+            self.backups.take_if_due("game" if ended else "daily")
         return Written(new.view, said, result=result)
 
     def _moved(self, tx: Tx, game_id: int, expected: int, seq: int) -> GameMoved:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from scorekeeper.store.database import Migration
+import sqlite3
+
+from scorekeeper.store.database import Database, Migration
+from scorekeeper.store.faults import StoreDamaged, StoreError, classify, explain
 
 # Each entry brings the schema from version i to i + 1; append, never edit a shipped one.
 # SQLite's text of the first is the one shipped before PostgreSQL: files made by it match.
@@ -75,3 +78,13 @@ MIGRATIONS: list[Migration] = [
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate_games(database: Database) -> None:
+    """Bring the games schema up to date; an SQLite file that fails doing so, in words."""
+    try:
+        database.migrate("games", MIGRATIONS)
+    except sqlite3.Error as exc:
+        if classify(exc) == "damaged":
+            raise StoreDamaged(f"{database.where}: {explain(exc, 'open')}") from exc
+        raise StoreError(f"{database.where}: {explain(exc, 'open its database')}") from exc

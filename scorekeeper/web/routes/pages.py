@@ -59,12 +59,12 @@ def _store_health(store: GameStore) -> tuple[str, dict[str, Any]]:
     its answer (logged in words); anything else is a bug, logged with its traceback.
     """
     try:
-        db = "ok" if store.ping() else "no answer"
+        db = "ok" if store.health.ping() else "no answer"
     except Exception as exc:  # noqa: BLE001 - the answer names it; _logged logs it
         db = f"error: {explain(exc, 'read its games')}"
         _logged("read", exc)
     try:
-        write = store.write_health()
+        write = store.health.report()
     except Exception as exc:  # noqa: BLE001 - as above
         write = {"writable": False, "problem": explain(exc)}
         _logged("write", exc)
