@@ -1,4 +1,5 @@
-# Two commands do all set-up: `make run` and `make test`. `make model` retrains the card model.
+# Two commands do all set-up: `make run` and `make test`. `make model` retrains the card model,
+# `make eval` measures it (both the lab's: lab/README.md).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -13,7 +14,7 @@ else
 TORCH := torch==2.14.1 torchvision==0.29.1
 endif
 
-.PHONY: run test model bench lint clean
+.PHONY: run test model eval bench lint clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -24,10 +25,11 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
 	touch $@
 
-# Tests also train a tiny model (smoke test), so they need the training stack.
-$(TEST_STAMP): pyproject.toml | $(BIN)/python
+# Tests also cover the lab (lab/: training, evaluation) and train a tiny model (smoke test),
+# so they need the training stack; a Pi installs the runtime alone.
+$(TEST_STAMP): pyproject.toml lab/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q $(TORCH)
-	$(BIN)/python -m pip install -q -e '.[dev,train]'
+	$(BIN)/python -m pip install -q -e '.[dev]' -e ./lab
 	touch $@ $(RUN_STAMP)
 
 # The phone page's lint (Biome) and the axe-core the browser tests load: pinned by the lock.
@@ -40,14 +42,18 @@ run: $(RUN_STAMP)
 
 test: $(TEST_STAMP)
 test: $(NODE_STAMP)
-	$(BIN)/ruff check scorekeeper tests benchmarks
+	$(BIN)/ruff check scorekeeper lab tests benchmarks
 	$(BIN)/mypy
 	npx --no-install biome ci --error-on-warnings
 	node --test tests/js/*.test.mjs
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 model: $(TEST_STAMP)
-	$(BIN)/python -m scorekeeper.training.train $(ARGS)
+	$(BIN)/python -m scorekeeper_lab.training.train $(ARGS)
+
+# The shipped model's accuracy (models/metrics.json's sets); ARGS as `scorekeeper-lab eval`'s.
+eval: $(TEST_STAMP)
+	$(BIN)/scorekeeper-lab eval $(ARGS)
 
 bench: $(TEST_STAMP)
 	$(BIN)/scorekeeper bench rules

@@ -9,7 +9,7 @@ import pytest
 
 def test_a_widened_classifier_answers_as_the_narrow_one_did() -> None:
     torch = pytest.importorskip("torch")
-    from scorekeeper.training.classifier_train import build_model, widen
+    from scorekeeper_lab.training.classifier_train import build_model, widen
 
     torch.manual_seed(0)
     narrow = build_model(8)
@@ -31,7 +31,7 @@ def test_a_widened_classifier_answers_as_the_narrow_one_did() -> None:
 
 def test_equal_widths_pass_through_and_a_narrower_target_is_refused() -> None:
     pytest.importorskip("torch")
-    from scorekeeper.training.classifier_train import build_model, widen
+    from scorekeeper_lab.training.classifier_train import build_model, widen
 
     a, b = build_model(8).state_dict(), build_model(8).state_dict()
     assert all(widen(a, b)[k] is a[k] for k in a)
@@ -42,8 +42,8 @@ def test_equal_widths_pass_through_and_a_narrower_target_is_refused() -> None:
 def test_training_starts_from_a_narrower_networks_weights(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
     import numpy as np
+    from scorekeeper_lab.training.classifier_train import build_model, train
 
-    from scorekeeper.training.classifier_train import build_model, train
     from scorekeeper.vision.classifier import CROP
 
     narrow = tmp_path / "narrow.pt"
@@ -58,7 +58,7 @@ def test_training_starts_from_a_narrower_networks_weights(tmp_path: Path) -> Non
 
 def test_low_res_crops_lose_detail_and_keep_their_shape() -> None:
     torch = pytest.importorskip("torch")
-    from scorekeeper.training.classifier_train import _low_res
+    from scorekeeper_lab.training.classifier_train import _low_res
 
     gen = torch.Generator().manual_seed(0)
     x = torch.rand(8, 3, 48, 48)
@@ -77,7 +77,7 @@ def test_low_res_crops_lose_detail_and_keep_their_shape() -> None:
 
 def test_hard_looks_change_only_the_chosen_crops_and_stay_in_range() -> None:
     torch = pytest.importorskip("torch")
-    from scorekeeper.training.classifier_train import _augment, _hard_looks
+    from scorekeeper_lab.training.classifier_train import _augment, _hard_looks
 
     x = torch.rand(64, 3, 48, 48)
     assert _hard_looks(x, torch.Generator().manual_seed(0), 0.0) is x
@@ -97,8 +97,8 @@ def test_hard_looks_change_only_the_chosen_crops_and_stay_in_range() -> None:
 def test_a_warm_start_keeps_the_classifier_width_its_record_names(tmp_path: Path) -> None:
     import json
 
-    from scorekeeper.training.classifier_train import recorded_width
-    from scorekeeper.training.train import PLANS, make_plan
+    from scorekeeper_lab.training.classifier_train import recorded_width
+    from scorekeeper_lab.training.train import PLANS, make_plan
 
     assert recorded_width(tmp_path) == 16  # no record: the width every model had before
     (tmp_path / "cards-cls.json").write_text(json.dumps({"width": 32, "history": []}))

@@ -10,8 +10,8 @@ import pytest
 def test_the_classifier_reads_at_the_turns_asked_for(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     import numpy as np
+    from scorekeeper_lab.training.classifier_train import train
 
-    from scorekeeper.training.classifier_train import train
     from scorekeeper.vision.classifier import CROP, IndexClassifier
 
     rng = np.random.default_rng(1)
@@ -29,8 +29,8 @@ def test_a_sure_upright_answer_skips_the_other_turns(tmp_path: Path) -> None:
     all four turns (the reader's default, `reader.SURE`)."""
     pytest.importorskip("torch")
     import numpy as np
+    from scorekeeper_lab.training.classifier_train import train
 
-    from scorekeeper.training.classifier_train import train
     from scorekeeper.vision.classifier import CROP, IndexClassifier
 
     rng = np.random.default_rng(2)

@@ -7,14 +7,15 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from scorekeeper.decks.examples import STORE  # noqa: E402
-from scorekeeper.training.composed import (  # noqa: E402
+from scorekeeper_lab.training.composed import (  # noqa: E402
     RED_SUITS,
     compose,
     composed_crops,
     split_deck,
 )
-from scorekeeper.training.covered import index_rect  # noqa: E402
+from scorekeeper_lab.training.covered import index_rect  # noqa: E402
+
+from scorekeeper.decks.examples import STORE  # noqa: E402
 
 UPRIGHT = (0.0, 0.0, 20.0, 40.0)  # an index box twice as tall as wide
 SQUARE = (0.0, 0.0, 40.0, 40.0)  # a turned index's box, which tells nothing of its lie
@@ -158,8 +159,7 @@ class _Sure:
 
     def __call__(self, x):  # a torch batch in, logits out
         import torch
-
-        from scorekeeper.training.adapt import CLASS_OF
+        from scorekeeper_lab.training.adapt import CLASS_OF
 
         logits = torch.zeros((x.shape[0], len(CLASS_OF)))
         if self.card is not None:
@@ -169,7 +169,7 @@ class _Sure:
 
 def _pool():
     pytest.importorskip("torch")
-    from scorekeeper.training.adapt import CLASS_OF, Pool
+    from scorekeeper_lab.training.adapt import CLASS_OF, Pool
 
     crops, cards, boxes = _deck()
     rows = [{"card": c} for c in cards]

@@ -7,9 +7,10 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
+from scorekeeper_lab.training.adapt import CLASS_OF, _covered  # noqa: E402
+from scorekeeper_lab.training.covered import index_rect, slide_over  # noqa: E402
+
 from scorekeeper.decks.examples import STORE  # noqa: E402
-from scorekeeper.training.adapt import CLASS_OF, _covered  # noqa: E402
-from scorekeeper.training.covered import index_rect, slide_over  # noqa: E402
 
 TALL = (100.0, 100.0, 120.0, 140.0)  # an upright index, twice as tall as wide
 SQUARE = (100.0, 100.0, 130.0, 130.0)

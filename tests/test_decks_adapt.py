@@ -10,6 +10,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from scorekeeper_lab.cli import main as lab
 
 from scorekeeper.cli import main
 
@@ -22,7 +23,8 @@ pytestmark = pytest.mark.skipif(not (ROOT / "models" / "cards-cls.pt").exists(),
 def _index_accuracy(deck: Any, classifier: Any) -> float:
     """Exact reads of the labelled indices of a few rendered tables of `deck` (never the
     enrolment photos): the classifier's share of the reading."""
-    from scorekeeper.training.synth import tables
+    from scorekeeper_lab.training.synth import tables
+
     from scorekeeper.vision.classifier import crop_index
 
     right = total = 0
@@ -40,10 +42,11 @@ def _index_accuracy(deck: Any, classifier: Any) -> float:
 
 def test_enrol_adapt_and_read_better(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from scorekeeper_lab.training.adapt import render_enrolment
+    from scorekeeper_lab.training.synth.fallback import fallback_deck
+    from scorekeeper_lab.training.synth.tables import with_joker
+
     from scorekeeper.decks.profile import open_deck
-    from scorekeeper.training.adapt import render_enrolment
-    from scorekeeper.training.synth.fallback import fallback_deck
-    from scorekeeper.training.synth.tables import with_joker
     from scorekeeper.vision.reader import CardReader
 
     monkeypatch.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path / "data"))
@@ -55,7 +58,7 @@ def test_enrol_adapt_and_read_better(tmp_path: Path, monkeypatch: pytest.MonkeyP
         cv2.imwrite(str(photos[-1]), render_enrolment(deck, n, seed=11))
     assert main(["deck", "enrol", "drawn", *map(str, photos)]) == 0
     assert "created deck 'drawn'" in capsys.readouterr().out
-    assert main(["deck", "adapt", "drawn", "--minutes", "1"]) == 0
+    assert lab(["deck-adapt", "drawn", "--minutes", "1"]) == 0
     out = capsys.readouterr()
     assert "installed" in out.out and "left" in out.err
     profile = open_deck(tmp_path / "data", "drawn")
@@ -76,7 +79,7 @@ def test_enrol_adapt_and_read_better(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert CardReader(deck=profile).second is not None
 
     # a run whose model reads the held-back cards no better is not installed
-    import scorekeeper.training.adapt as adapt
+    import scorekeeper_lab.training.adapt as adapt
 
     installed = profile.classifier_path.read_bytes()  # type: ignore[union-attr]
     real_check = adapt.crop_check
@@ -93,7 +96,7 @@ def test_enrol_adapt_and_read_better(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_the_check_scores_cards_and_no_index() -> None:
-    from scorekeeper.training.adapt_check import score
+    from scorekeeper_lab.training.adapt_check import score
 
     labels = np.array([0, 1, 53])  # AC, 2C, none
     assert score(np.eye(54)[labels], labels) == {"accuracy": 1.0, "true_prob": 1.0, "false": 0}
@@ -105,7 +108,7 @@ def test_the_check_scores_cards_and_no_index() -> None:
 def test_the_check_weighs_the_second_where_the_reader_asks_it() -> None:
     """As `CardReader._second_look`: only crops the first answers `none` or under the card
     threshold, and only a card answer at the second's own threshold or more."""
-    from scorekeeper.training.adapt_check import CLASS_OF, Second, score
+    from scorekeeper_lab.training.adapt_check import CLASS_OF, Second, score
 
     class Stub:
         asked = 0
@@ -135,11 +138,12 @@ def test_the_check_reads_the_current_deck_as_the_reader_does(
     """The deck's current classifier, a rival of the candidate, is read with the generic
     second beside it wherever its own check read one (an earlier release's second too:
     `DeckProfile.pairs_second`), as the reader reads it; alone where its check read none."""
-    import scorekeeper.training.adapt_check as adapt_check
+    import scorekeeper_lab.training.adapt_check as adapt_check
+    from scorekeeper_lab.training.adapt_check import CLASS_OF, Second, crop_check
+
     import scorekeeper.vision.classifier as classifier
     from scorekeeper.decks.examples import STORE, centre_crop
     from scorekeeper.decks.profile import DeckProfile
-    from scorekeeper.training.adapt_check import CLASS_OF, Second, crop_check
 
     monkeypatch.setattr(adapt_check, "augment", lambda stored, rng: centre_crop(stored))
     labels = np.array([CLASS_OF["3D"]] * 2)
@@ -180,9 +184,10 @@ def test_the_check_reads_each_held_back_index_in_fans_too(monkeypatch: pytest.Mo
                                                          ) -> None:
     """The crop check asks for the held-back indices under other cards of the deck, as a
     tight fan lays them: the deck in fans is what adapting learns."""
-    import scorekeeper.training.adapt_check as adapt_check
+    import scorekeeper_lab.training.adapt_check as adapt_check
+    from scorekeeper_lab.training.adapt_check import CHECK_FAN_LOOKS, CLASS_OF, fan_looks
+
     from scorekeeper.decks.examples import STORE, centre_crop
-    from scorekeeper.training.adapt_check import CHECK_FAN_LOOKS, CLASS_OF, fan_looks
     from scorekeeper.vision.classifier import CROP
 
     # the camera's look (`augment`) set aside, so what the cards laid over it do shows
@@ -218,7 +223,7 @@ def _rows(photo: str, cards: list[str], nones: int = 1) -> list[dict[str, Any]]:
 
 
 def test_whole_photos_are_held_back_only_where_the_rest_hold_their_cards() -> None:
-    from scorekeeper.training.adapt_check import split_examples
+    from scorekeeper_lab.training.adapt_check import split_examples
 
     clubs, hearts = ["AC", "2C", "3C", "4C", "5C"], ["AH", "2H", "3H", "4H", "5H"]
     # two enrolment photos are the deck's two halves: neither can be spared, so physical
@@ -242,7 +247,7 @@ def test_a_whole_deck_photo_is_held_back_counting_the_cards_the_other_shows() ->
     """Two photos of the whole deck in fans, each hiding a card or two the other shows:
     neither holds every card of the other, yet the deck's gain is in cards seen again, so
     one is held back whole and exactness counts on the cards the other photo shows."""
-    from scorekeeper.training.adapt_check import held_photos, split_examples
+    from scorekeeper_lab.training.adapt_check import held_photos, split_examples
 
     deck = [f"{r}{s}" for s in "CDHS" for r in ("A", "2", "3", "4", "5")]
     first, second = deck[:-1], deck[1:]  # the first hides 5S, the second AC
@@ -271,7 +276,7 @@ def test_a_whole_deck_photo_is_held_back_counting_the_cards_the_other_shows() ->
 def test_the_photo_check_counts_exact_and_false_cards() -> None:
     from types import SimpleNamespace
 
-    from scorekeeper.training.adapt_check import match_cards
+    from scorekeeper_lab.training.adapt_check import match_cards
 
     def read(card: str, *centres: tuple[float, float], conf: float = 0.9) -> SimpleNamespace:
         return SimpleNamespace(card=card, confidence=conf, indices=[
@@ -290,8 +295,8 @@ def test_the_photo_check_counts_exact_and_false_cards() -> None:
 
 
 def test_a_model_worse_on_either_count_is_refused() -> None:
-    from scorekeeper.training.adapt_check import Reads, refusal
-    from scorekeeper.training.adapt_scenes import choose_mix
+    from scorekeeper_lab.training.adapt_check import Reads, refusal
+    from scorekeeper_lab.training.adapt_scenes import choose_mix
 
     generic = Reads(53, 53, 1)
     assert refusal(Reads(53, 53, 1), {"generic": generic}) is None
@@ -327,10 +332,11 @@ def test_a_worse_classifier_is_never_installed(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A classifier that misreads cards, planted where the trained one would be, with a
     crop check claiming a gain: the held-back photos, read whole, refuse it."""
-    import scorekeeper.training.adapt as adapt
+    import scorekeeper_lab.training.adapt as adapt
+    from scorekeeper_lab.training.synth.fallback import fallback_deck
+    from scorekeeper_lab.training.synth.tables import with_joker
+
     from scorekeeper.decks.profile import open_deck
-    from scorekeeper.training.synth.fallback import fallback_deck
-    from scorekeeper.training.synth.tables import with_joker
 
     monkeypatch.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("SCOREKEEPER_CARDS", str(tmp_path / "no-art"))  # the drawn deck only
@@ -346,7 +352,7 @@ def test_a_worse_classifier_is_never_installed(tmp_path: Path,
     assert {r["photo"] for r in rows} == {p.name for p in profile.photos_dir.glob("*.jpg")}
     assert len({r["photo"] for r in rows}) == 2
 
-    def worse(model, next_batch, seconds, what, out) -> int:  # type: ignore[no-untyped-def]
+    def worse(model, next_batch, seconds, what, out, report=None) -> int:  # type: ignore[no-untyped-def]
         import torch
 
         with torch.no_grad():  # every card answered as the next card: AC → 2C, ...
@@ -397,10 +403,11 @@ def test_game_tables_become_a_labels_file_as_confirmed_scans_store_them(
         tmp_path: Path) -> None:
     """The curve's scans (docs/decks.md): the reader's boxes, the labels' codes, nothing
     the reader did not find; `deck add` takes the file as it is."""
+    from scorekeeper_lab.training.scan_labels import write_scans
+    from scorekeeper_lab.training.synth import games
+    from scorekeeper_lab.training.synth.fallback import fallback_deck
+
     from scorekeeper.decks.labels import read_labels
-    from scorekeeper.training.scan_labels import write_scans
-    from scorekeeper.training.synth import games
-    from scorekeeper.training.synth.fallback import fallback_deck
 
     games.render_games(tmp_path / "tables", 2, [fallback_deck()], games.SETUPS["a3"], seed=3,
                        players=(2, 2))
@@ -421,9 +428,9 @@ def test_game_tables_become_a_labels_file_as_confirmed_scans_store_them(
 
 def test_learning_the_deck_in_fans_renders_it_tight_with_readable_corners(
         tmp_path: Path) -> None:
-    from scorekeeper.training import adapt_scenes
-    from scorekeeper.training.synth.compose import READABLE
-    from scorekeeper.training.synth.fallback import fallback_deck
+    from scorekeeper_lab.training import adapt_scenes
+    from scorekeeper_lab.training.synth.compose import READABLE
+    from scorekeeper_lab.training.synth.fallback import fallback_deck
 
     adapt_scenes._render(tmp_path / "plain", 1, 0, [fallback_deck()])
     adapt_scenes._render(tmp_path / "fans", 1, 0, [fallback_deck()], READABLE)
@@ -431,3 +438,18 @@ def test_learning_the_deck_in_fans_renders_it_tight_with_readable_corners(
     fans = json.loads((tmp_path / "fans" / "dataset.json").read_text())["style"]
     assert not plain["readable"] and plain["tight_fans"] == 0.0
     assert fans["readable"] and fans["tight_fans"] == READABLE.tight_fans > 0
+
+
+def test_the_runtime_s_deck_adapt_runs_the_lab_s_command(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The runtime never imports the lab: `scorekeeper deck adapt` runs its command."""
+    from scorekeeper.decks import adapting
+
+    ran: list[list[str]] = []
+    monkeypatch.setattr(adapting, "unavailable", lambda models: None)
+    monkeypatch.setattr("subprocess.call", lambda cmd: ran.append(cmd) or 0)
+    assert main(["deck", "adapt", "home", "--minutes", "2", "--seed", "3"]) == 0
+    assert ran[0][1:] == ["-m", "scorekeeper_lab", "deck-adapt", "home", "--minutes", "2.0",
+                          "--seed", "3"]
+    monkeypatch.setattr(adapting, "unavailable", lambda models: "no lab here")
+    assert main(["deck", "adapt", "home"]) == 2

@@ -19,8 +19,8 @@ pytestmark = pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(),
 
 @pytest.fixture(scope="module")
 def deck():  # a synth Deck: the built-in drawn one, which needs no card art
-    from scorekeeper.training.synth.fallback import fallback_deck
-    from scorekeeper.training.synth.tables import with_joker
+    from scorekeeper_lab.training.synth.fallback import fallback_deck
+    from scorekeeper_lab.training.synth.tables import with_joker
 
     return with_joker(fallback_deck())
 
@@ -33,8 +33,9 @@ def reader():
 
 
 def _read(deck, reader, number: int = 1, **slips: object):
+    from scorekeeper_lab.training.adapt import render_enrolment
+
     from scorekeeper.decks.enrol import read_photo
-    from scorekeeper.training.adapt import render_enrolment
 
     frame = render_enrolment(deck, number, seed=7, **slips)  # type: ignore[arg-type]
     return read_photo(frame, number, reader, random.Random(0))
@@ -83,7 +84,7 @@ def test_a_photo_without_the_mat_is_refused(tmp_path: Path, reader) -> None:
 def test_enrol_stores_nothing_when_a_photo_is_wrong(tmp_path: Path, deck,
                                                     monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from scorekeeper.training.adapt import render_enrolment
+    from scorekeeper_lab.training.adapt import render_enrolment
 
     monkeypatch.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path / "data"))
     good, bad = tmp_path / "good.jpg", tmp_path / "bad.jpg"
@@ -100,9 +101,10 @@ def test_enrolled_crops_become_a_deck_the_renderer_draws(deck) -> None:
     """Each stored index crop becomes a face with that index at its top-left corner and
     turned at the bottom-right, on the paper seen around the indices; scenes of it are
     labelled with the enrolled cards."""
+    from scorekeeper_lab.training.synth.compose import render_scene
+    from scorekeeper_lab.training.synth.enrolled import H, W, deck_from_examples
+
     from scorekeeper.decks.examples import cut
-    from scorekeeper.training.synth.compose import render_scene
-    from scorekeeper.training.synth.enrolled import H, W, deck_from_examples
 
     crops, rows = [], []
     for face in deck.faces[:6]:

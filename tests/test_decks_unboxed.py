@@ -11,11 +11,7 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 import pytest
-
-from scorekeeper.decks.examples import Example, store, unboxed_cards
-from scorekeeper.decks.labels import read_labels
-from scorekeeper.decks.profile import DeckError, create_or_open, open_deck
-from scorekeeper.training.adapt_check import (
+from scorekeeper_lab.training.adapt_check import (
     HeldPhoto,
     Reads,
     Split,
@@ -24,6 +20,10 @@ from scorekeeper.training.adapt_check import (
     read_photos,
     refusal,
 )
+
+from scorekeeper.decks.examples import Example, store, unboxed_cards
+from scorekeeper.decks.labels import read_labels
+from scorekeeper.decks.profile import DeckError, create_or_open, open_deck
 
 AC = ("AC", [(0.0, 0.0, 10.0, 10.0)], True)
 QD = ("QD", [(40.0, 0.0, 50.0, 10.0)], True)
@@ -166,10 +166,11 @@ def test_a_bad_unboxed_card_is_refused_by_its_line(tmp_path: Path, unboxed: obje
         read_labels(path)
 
 
-# ---- `scorekeeper eval --labelled` scores them the same way ------------------------------
+# ---- `scorekeeper-lab eval --labelled` scores them the same way ------------------------------
 
 def test_eval_labelled_counts_an_unboxed_card_found_in_no_box(tmp_path: Path) -> None:
-    from scorekeeper.vision.evaluate import eval_labelled, read_labelled
+    from scorekeeper_lab.evaluation.evaluate import eval_labelled, read_labelled
+
     from tests.test_evaluate_labelled import READINGS, REAL, StandInReader, _card, _photo
 
     path = tmp_path / "cards.jsonl"
@@ -190,7 +191,7 @@ def test_eval_labelled_counts_an_unboxed_card_found_in_no_box(tmp_path: Path) ->
 
 
 def test_the_curves_scans_list_the_cards_the_reader_missed(tmp_path: Path) -> None:
-    from scorekeeper.training.scan_labels import confirmed
+    from scorekeeper_lab.training.scan_labels import confirmed
 
     cv2.imwrite(str(tmp_path / "t.jpg"), _image())
     meta = tmp_path / "t.json"

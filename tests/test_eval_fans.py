@@ -1,4 +1,4 @@
-"""The fan benchmark's score (`scorekeeper eval --fans`): bands by covered share, recall and
+"""The fan benchmark's score (`scorekeeper-lab eval --fans`): bands by covered share, recall and
 false cards per band, and the scenes it is scored on."""
 
 from __future__ import annotations
@@ -8,9 +8,15 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from scorekeeper_lab.evaluation.fan_eval import (
+    BAND_NAMES,
+    band_of,
+    eval_fans,
+    fan_truth,
+    format_fans,
+)
 
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.fan_eval import BAND_NAMES, band_of, eval_fans, fan_truth, format_fans
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard
 
 
@@ -99,7 +105,7 @@ def test_a_scene_is_clean_when_its_visible_cards_read_and_nothing_is_false(
 
 
 def test_a_deck_photo_boxes_each_card_at_its_best_readable_corner() -> None:
-    from scorekeeper.training.synth.fans import deck_labels
+    from scorekeeper_lab.training.synth.fans import deck_labels
 
     objects = [
         {"kind": "readable", "card": "3D", "card_id": 0, "box": [0, 0, 5, 5], "visible": 0.5},
@@ -115,9 +121,10 @@ def test_a_deck_photo_boxes_each_card_at_its_best_readable_corner() -> None:
 
 
 def test_photos_of_a_whole_deck_in_fans_are_labels_deck_add_takes(tmp_path: Path) -> None:
+    from scorekeeper_lab.training.synth.fallback import fallback_deck
+    from scorekeeper_lab.training.synth.fans import render_deck_photos
+
     from scorekeeper.decks.labels import read_labels
-    from scorekeeper.training.synth.fallback import fallback_deck
-    from scorekeeper.training.synth.fans import render_deck_photos
 
     out = tmp_path / "deck"
     assert render_deck_photos(out, 1, fallback_deck(), seed=3, size=(800, 600)) == 1
@@ -131,7 +138,7 @@ def test_photos_of_a_whole_deck_in_fans_are_labels_deck_add_takes(tmp_path: Path
 
 
 def test_the_fan_f1_is_rounded_once() -> None:
-    from scorekeeper.vision.fan_eval import under_40
+    from scorekeeper_lab.evaluation.fan_eval import under_40
 
     bands = {name: {"labelled": n, "correct": c, "false": f} for name, n, c, f in (
         ("0–20 %", 757, 740, 0), ("20–40 %", 158, 99, 3), ("40–60 %", 99, 5, 2),
@@ -141,7 +148,7 @@ def test_the_fan_f1_is_rounded_once() -> None:
 
 
 def test_asked_truth_marks_the_cards_each_figure_asks_for() -> None:
-    from scorekeeper.vision.fan_eval import asked_truth
+    from scorekeeper_lab.evaluation.fan_eval import asked_truth
 
     objects = [
         {"kind": "index", "card": "7H", "card_id": 1, "box": [0, 0, 10, 20], "visible": 1.0},
@@ -157,21 +164,36 @@ def test_asked_truth_marks_the_cards_each_figure_asks_for() -> None:
         1: ("7H", True, 1)}  # the held-out count asks for cards with an index in view
 
 
-class _Detecting:
-    """A reader with a detector (`detect`) and a classifier, as `eval` traces a miss by:
-    one index detection, on the 8♠'s index, read as the 8♠."""
+class _Traced:
+    """The reader's trace hooks (`CardReader.add_callback`), as evaluation uses them."""
+
+    def __init__(self) -> None:
+        self.callbacks: dict[str, list] = {"on_detect": [], "on_hand_look": []}
+
+    def add_callback(self, event: str, callback) -> None:
+        self.callbacks[event].append(callback)
+
+    def remove_callback(self, event: str, callback) -> None:
+        self.callbacks[event].remove(callback)
+
+    def trace(self, event: str, dets: list[Detection]) -> None:
+        for callback in self.callbacks[event]:
+            callback(dets)
+
+
+class _Detecting(_Traced):
+    """A reader with a detector and a classifier, as `eval` traces a miss by: one index
+    detection, on the 8♠'s index, read as the 8♠."""
 
     min_prob = 0.5
 
     def __init__(self) -> None:
+        super().__init__()
         self.det = Detection((20, 0, 30, 10), 0, 0.9)
         self.classifier = SimpleNamespace(classify=lambda crops: [("8S", 0.9)] * len(crops))
 
-    def detect(self, image: object, camera: str | None = None):
-        return [self.det], 1
-
     def read(self, image: object) -> SimpleNamespace:
-        self.detect(image)  # as a reader does: the spy keeps what it detected
+        self.trace("on_detect", [self.det])  # as a reader does: the trace keeps it
         return SimpleNamespace(cards=[PhysicalCard("8S", 0.9, self.det.box, (
             IndexReading(self.det, "8S", 0.9),))])
 
@@ -197,16 +219,9 @@ class _HandDetecting(_Detecting):
         super().__init__()
         self.classifier = SimpleNamespace(classify=lambda crops: [("none", 0.9)] * len(crops))
 
-    def detect(self, image: object, camera: str | None = None):
-        return [], 1
-
-    def hand_indices(self, image: object, index_dets: list[Detection],
-                     taken: list[Detection] | None = None) -> list[Detection]:
-        return [Detection((16, 0, 26, 10), 0, 0.6)]
-
     def read(self, image: object) -> SimpleNamespace:
-        dets, _ = self.detect(image)
-        self.hand_indices(image, dets)
+        self.trace("on_detect", [])
+        self.trace("on_hand_look", [Detection((16, 0, 26, 10), 0, 0.6)])
         return SimpleNamespace(cards=[])
 
 
@@ -217,7 +232,7 @@ def test_a_box_the_hand_detector_added_counts_as_detected(tmp_path: Path) -> Non
     reader = _HandDetecting()
     s = eval_fans(reader, tmp_path)
     assert s["bands"]["0–20 %"]["missed_because"] == {"turned down by the classifier": 1}
-    assert "hand_indices" not in vars(reader)  # the spy is taken off again
+    assert reader.callbacks == {"on_detect": [], "on_hand_look": []}  # the trace is taken off
 
 
 class _Offering(_Reader):

@@ -1,4 +1,4 @@
-"""`scorekeeper eval` scoring on the held-out deck, with a stand-in reader (no model needed)."""
+"""`scorekeeper-lab eval` scoring on the held-out deck, with a stand-in reader (no model needed)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from scorekeeper_lab.evaluation.evaluate import eval_synthetic, format_report
 
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.evaluate import eval_synthetic, format_report
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard
 from scorekeeper.vision.reader import ReadResult
 
@@ -107,7 +107,7 @@ def test_a_right_reading_of_an_index_no_label_asks_for_is_neither_right_nor_fals
 
 
 def test_eval_on_a_folder_without_a_model_is_a_clear_error(tmp_path: Path, capsys) -> None:
-    from scorekeeper.cli import main
+    from scorekeeper_lab.cli import main
 
     assert main(["eval", "--models", str(tmp_path)]) == 2
     assert f"no trained model: {tmp_path / 'model.json'} is missing" in capsys.readouterr().err

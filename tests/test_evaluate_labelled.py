@@ -1,4 +1,4 @@
-"""`scorekeeper eval --labelled`: exact cards on photos labelled in `deck add --labels`'
+"""`scorekeeper-lab eval --labelled`: exact cards on photos labelled in `deck add --labels`'
 format, scored with a stand-in reader (and once with the shipped model). The photos are
 tests/fixtures/real (Apache-2.0, see its README)."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scorekeeper_lab.evaluation.evaluate import eval_labelled, format_labelled, read_labelled
 
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.evaluate import eval_labelled, format_labelled, read_labelled
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard
 from scorekeeper.vision.reader import ReadResult
 
@@ -117,7 +117,7 @@ def test_labels_are_read_as_deck_add_writes_them_and_a_bad_line_is_named(
                     reason="no trained model in models/")
 def test_the_eval_command_reads_labelled_photos_with_the_shipped_model(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from scorekeeper.cli import main
+    from scorekeeper_lab.cli import main
 
     labels = _labels(tmp_path, _photo(), {"image": "IMG_2389.JPG", "cards": [
         {"card": "AS", "box": [118, 205, 246, 384]}]})

@@ -1,13 +1,16 @@
 """The layers contract: no import cycle anywhere in the package (lazy imports included),
-and no package importing one above it (tests/layers.py says the order and how it reads)."""
+and no package importing one above it (tests/layers.py says the order and how it reads).
+The lab (lab/scorekeeper_lab) sits above all of them: it imports the runtime, and no
+runtime module imports it, lazily or not."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.layers import LAYERS, cycles, graph, layer, packages, upward
+from tests.layers import LAYERS, cycles, graph, imports_of, layer, modules, packages, upward
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+LAB = PACKAGE.parent / "lab" / "scorekeeper_lab"
 
 
 def test_every_package_has_its_place_in_the_layers() -> None:
@@ -23,6 +26,16 @@ def test_no_package_cycle_and_no_import_of_a_higher_layer() -> None:
     g = graph(PACKAGE)
     assert cycles(packages(g)) == []
     assert upward(g) == []
+
+
+def test_the_lab_is_apart_no_runtime_module_imports_it_and_it_has_no_cycle() -> None:
+    runtime, lab = modules(PACKAGE), modules(LAB)
+    assert "scorekeeper_lab.training.train" in lab and "scorekeeper.vision.reader" in runtime
+    into_lab = {name: imports_of(name, path, lab) for name, path in runtime.items()}
+    assert {name: found for name, found in into_lab.items() if found} == {}
+    assert cycles(graph(LAB)) == []
+    # and the lab does reach the runtime: the checker sees imports across the two
+    assert imports_of("scorekeeper_lab.cli", lab["scorekeeper_lab.cli"], runtime)
 
 
 def _tree(root: Path, files: dict[str, str]) -> Path:

@@ -1,30 +1,14 @@
-"""scripts/legibility_audit.py's counting and scripts/offer_rules.py's rules: the figures
-the model card quotes from them rest on these."""
+"""The lab's legibility_audit counting and offer_rules' rules: the figures the model card
+quotes from them rest on these."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-audit = load("legibility_audit")
-offers = load("offer_rules")
+from scorekeeper_lab.analyses import legibility_audit as audit
+from scorekeeper_lab.analyses import offer_rules as offers
 
 
 @pytest.mark.parametrize(("k", "n", "low", "high"), [

@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 
 import pytest
-
-from scorekeeper.training.mixed_precision import cpu_has_bf16
+from scorekeeper_lab.training.mixed_precision import cpu_has_bf16
 
 
 @pytest.mark.parametrize(("flags", "native"), [
@@ -28,7 +27,7 @@ def test_no_cpuinfo_means_no_bf16(tmp_path: Path) -> None:
 
 
 def test_a_plan_switch_is_said_in_words() -> None:
-    from scorekeeper.training.train import _yes
+    from scorekeeper_lab.training.train import _yes
 
     assert _yes("true") and _yes("1") and not _yes("False") and not _yes("off")
     with pytest.raises(argparse.ArgumentTypeError, match="say true or false"):
@@ -39,8 +38,7 @@ def test_ultralytics_gets_cpu_bf16_autocast_and_keeps_the_rest() -> None:
     torch = pytest.importorskip("torch")
     pytest.importorskip("ultralytics")
     import ultralytics.engine.trainer as trainer
-
-    from scorekeeper.training.mixed_precision import allow_ultralytics_cpu_bf16
+    from scorekeeper_lab.training.mixed_precision import allow_ultralytics_cpu_bf16
 
     allow_ultralytics_cpu_bf16()
     allow_ultralytics_cpu_bf16()  # twice (a resumed stage) wraps once
@@ -55,8 +53,8 @@ def test_ultralytics_gets_cpu_bf16_autocast_and_keeps_the_rest() -> None:
 def test_a_bf16_classifier_trains_and_exports_a_float_model(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     import numpy as np
+    from scorekeeper_lab.training.classifier_train import train
 
-    from scorekeeper.training.classifier_train import train
     from scorekeeper.vision.classifier import CROP, IndexClassifier
 
     rng = np.random.default_rng(0)
@@ -73,7 +71,7 @@ def test_a_bf16_classifier_trains_and_exports_a_float_model(tmp_path: Path) -> N
 def test_make_model_picks_the_plan_this_machine_can_run(monkeypatch: pytest.MonkeyPatch,
                                                         cuda: bool, bf16: bool,
                                                         plan: str) -> None:
-    from scorekeeper.training import train
+    from scorekeeper_lab.training import train
 
     monkeypatch.setattr(train, "_has_cuda", lambda: cuda)
     monkeypatch.setattr(train, "cpu_has_bf16", lambda: bf16)

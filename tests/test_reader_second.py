@@ -106,7 +106,7 @@ def test_the_shipped_model_names_its_second() -> None:
 
 
 def test_the_players_are_told_when_the_second_is_missing(tmp_path: Path) -> None:
-    from scorekeeper.web.vision import reader_for
+    from scorekeeper.scanning import reader_for
 
     class Vision:
         def __init__(self, reader: object) -> None:
@@ -166,7 +166,8 @@ def test_a_deck_checked_alone_reads_alone(tmp_path: Path) -> None:
 
 
 def test_a_deck_reads_no_second_where_the_models_name_none(tmp_path: Path) -> None:
-    from scorekeeper.training.second import name_second
+    from scorekeeper_lab.training.second import name_second
+
     from scorekeeper.vision.reader import MODELS, CardReader
 
     models = tmp_path / "models"
@@ -181,8 +182,9 @@ def test_the_second_can_learn_from_what_the_first_doubts(monkeypatch: pytest.Mon
                                                           ) -> None:
     """`training.second.doubted`: every crop the first answers `none` or under the card
     threshold, and the asked share of the rest, drawn at random."""
+    from scorekeeper_lab.training.second import doubted
+
     import scorekeeper.vision.reader as reader
-    from scorekeeper.training.second import doubted
 
     class ByShade:  # answers by the crop's shade: 0 → none, 1 → unsure, 2 → sure
         def __init__(self, *args: object) -> None:
@@ -221,8 +223,8 @@ def test_the_one_rule_the_reader_and_the_check_ask(answer: tuple[str, float], mi
 def test_the_check_takes_the_second_where_the_reader_does() -> None:
     """`Second.beside` on probability rows picks the rows `CardReader._second_look` would."""
     import numpy as np
+    from scorekeeper_lab.training.adapt_check import Second
 
-    from scorekeeper.training.adapt_check import Second
     from scorekeeper.vision.classes import CLASSIFIER_CLASSES
 
     n = len(CLASSIFIER_CLASSES)

@@ -1,11 +1,11 @@
-"""The runtime never imports training: what a Pi runs works without the `train` extra.
+"""The runtime never imports the lab: what a Pi runs works without training or evaluation.
 
-Runtime: every module under scorekeeper/ except scorekeeper/training/ (and the `__main__`
-modules, which run a command when imported). `make run` and the Pi install only the
-runtime's dependencies, so neither PyTorch, ultralytics nor the training package may load
-when the runtime is imported or reads a frame. Training may import the runtime, never the
-other way; the one way in is the CLI, whose `bench vision` imports its module inside the
-command.
+Runtime: every module under scorekeeper/ (but the `__main__` modules, which run a command
+when imported). `make run` and the Pi install only the runtime's dependencies, so neither
+PyTorch, ultralytics nor the lab (`scorekeeper_lab`, lab/) may load when the runtime is
+imported or reads a frame. The lab imports the runtime, never the other way round, not even
+inside a function: the one way from the runtime to the lab is running its command
+(`scorekeeper deck adapt`, the server's "Improve this deck").
 """
 
 from __future__ import annotations
@@ -20,10 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "scorekeeper"
-TRAINING = "scorekeeper.training"
-FORBIDDEN = (TRAINING, "torch", "torchvision", "ultralytics")
-# modules allowed to import training code inside a function: the CLI's dispatch
-LAZY_DISPATCH = {"scorekeeper.cli"}
+LAB = "scorekeeper_lab"
+FORBIDDEN = (LAB, "torch", "torchvision", "ultralytics")
 SAMPLE = PACKAGE / "camera" / "samples" / "sample-4-table-melds.jpg"
 
 
@@ -34,8 +32,7 @@ def _module_name(path: Path) -> str:
 
 def runtime_modules() -> list[str]:
     names = (_module_name(p) for p in sorted(PACKAGE.rglob("*.py")))
-    return [n for n in names if not n.endswith("__main__")
-            and n != TRAINING and not n.startswith(TRAINING + ".")]
+    return [n for n in names if not n.endswith("__main__")]
 
 
 # Runs in a fresh interpreter: imports each module in turn and names the first one whose
@@ -72,18 +69,18 @@ def _probe(modules: list[str], *read: str) -> dict[str, list[str]]:
 
 def test_the_runtime_modules_are_found() -> None:
     modules = runtime_modules()
-    for expected in ("scorekeeper.cli", "scorekeeper.vision.reader", "scorekeeper.vision.evaluate",
+    for expected in ("scorekeeper.cli", "scorekeeper.vision.reader", "scorekeeper.vision.bench",
                      "scorekeeper.web.app", "scorekeeper.rules.solver", "scorekeeper.camera.picam"):
         assert expected in modules
-    assert not [m for m in modules if m.startswith(TRAINING)]
+    assert not [m for m in modules if m.startswith(LAB)]
 
 
-def test_importing_the_runtime_loads_no_training_torch_or_ultralytics() -> None:
+def test_importing_the_runtime_loads_no_lab_torch_or_ultralytics() -> None:
     assert _probe(runtime_modules()) == {}
 
 
 @pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(), reason="no card model")
-def test_reading_a_frame_loads_no_training_torch_or_ultralytics() -> None:
+def test_reading_a_frame_loads_no_lab_torch_or_ultralytics() -> None:
     assert _probe(["scorekeeper.cli"], str(SAMPLE)) == {}
 
 
@@ -108,17 +105,14 @@ def _imports(path: Path) -> list[tuple[int, str, bool]]:
     return found
 
 
-def test_no_runtime_module_imports_training_code_even_inside_a_function() -> None:
-    """Importing is not enough to prove it: a function may import training when called.
-    Only the CLI may, inside the command that needs it, never at module level."""
+def test_no_runtime_module_imports_the_lab_even_inside_a_function() -> None:
+    """Importing is not enough to prove it: a function may import the lab when called."""
     wrong = []
     for path in sorted(PACKAGE.rglob("*.py")):
         module = _module_name(path)
         if module not in runtime_modules():
             continue
-        for line, name, top in _imports(path):
-            if name == TRAINING or name.startswith(TRAINING + "."):
-                if module in LAZY_DISPATCH and not top:
-                    continue
+        for line, name, _top in _imports(path):
+            if name == LAB or name.startswith(LAB + "."):
                 wrong.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
     assert not wrong, "\n".join(sorted(set(wrong)))

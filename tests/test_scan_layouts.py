@@ -1,7 +1,7 @@
 """Rendered tables scanned end to end: replay camera → API → melds, hand, knock → scoreboard.
 
 The fixtures in tests/fixtures/layouts (see its README) are tables of Adrian Kennard's CC0
-deck rendered by `python -m scorekeeper.training.synth table`; each one's JSON says which card
+deck rendered by `python -m scorekeeper_lab.training.synth table`; each one's JSON says which card
 lies where. The art itself is not needed here: the tests read the committed images.
 """
 

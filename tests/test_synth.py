@@ -15,11 +15,11 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from scorekeeper.training.synth import deckset  # noqa: E402
-from scorekeeper.training.synth.compose import Scene, Style, compose_scene  # noqa: E402
-from scorekeeper.training.synth.dataset import render_dataset  # noqa: E402
-from scorekeeper.training.synth.deckset import Deck  # noqa: E402
-from scorekeeper.training.synth.fallback import fallback_deck  # noqa: E402
+from scorekeeper_lab.training.synth import deckset  # noqa: E402
+from scorekeeper_lab.training.synth.compose import Scene, Style, compose_scene  # noqa: E402
+from scorekeeper_lab.training.synth.dataset import render_dataset  # noqa: E402
+from scorekeeper_lab.training.synth.deckset import Deck  # noqa: E402
+from scorekeeper_lab.training.synth.fallback import fallback_deck  # noqa: E402
 
 SIZE = (224, 224)
 INDEX_MIN = 0.6
@@ -131,7 +131,7 @@ def test_render_dataset_writes_yolo_and_resumes(tmp_path: Path) -> None:
 # --- real card art: skipped when data/cards is not rendered ------------------------------------
 
 needs_art = pytest.mark.skipif(not deckset.cache_ready(), reason="card art cache not rendered "
-                               "(run scripts/install_card_art.sh)")
+                               "(run lab/install_card_art.sh)")
 
 
 @needs_art

@@ -1,4 +1,4 @@
-"""Game tables (synth.games) and the per-scene figures of `scorekeeper eval` on them.
+"""Game tables (synth.games) and the per-scene figures of `scorekeeper-lab eval` on them.
 
 The tables are drawn with the built-in deck (no art needed) in small frames; the figures
 are checked with stand-in readers (no model), and once through the command line.
@@ -16,18 +16,19 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from scorekeeper.rules.cards import parse_cards  # noqa: E402
-from scorekeeper.rules.melds import MeldRules, is_meld  # noqa: E402
-from scorekeeper.training.synth import games  # noqa: E402
-from scorekeeper.training.synth.fallback import fallback_deck  # noqa: E402
-from scorekeeper.vision.classes import INDEX  # noqa: E402
-from scorekeeper.vision.detectors.base import Detection  # noqa: E402
-from scorekeeper.vision.evaluate import (  # noqa: E402
+from scorekeeper_lab.evaluation.evaluate import (  # noqa: E402
     MISS_CAUSES,
     eval_synthetic,
     format_report,
     read_labels,
 )
+from scorekeeper_lab.training.synth import games  # noqa: E402
+from scorekeeper_lab.training.synth.fallback import fallback_deck  # noqa: E402
+
+from scorekeeper.rules.cards import parse_cards  # noqa: E402
+from scorekeeper.rules.melds import MeldRules, is_meld  # noqa: E402
+from scorekeeper.vision.classes import INDEX  # noqa: E402
+from scorekeeper.vision.detectors.base import Detection  # noqa: E402
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard  # noqa: E402
 from scorekeeper.vision.reader import ReadResult  # noqa: E402
 
@@ -105,7 +106,7 @@ def test_labels_match_the_spec(tables) -> None:
 
 
 def test_a_dataset_is_render_s_layout_and_reproducible(tmp_path: Path) -> None:
-    from scorekeeper.training.synth.__main__ import main
+    from scorekeeper_lab.training.synth.__main__ import main
 
     args = ["games", "--count", "2", "--decks", "fallback", "--width", "320", "--seed", "3"]
     assert main([*args, "--out", str(tmp_path / "a")]) == 0
@@ -226,8 +227,9 @@ def test_where_a_missed_card_was_lost(tmp_path: Path) -> None:
 
 
 def test_eval_prints_the_new_lines_on_game_tables(tmp_path: Path, capsys) -> None:
-    from scorekeeper.cli import main as cli
-    from scorekeeper.training.synth.__main__ import main as synth
+    from scorekeeper_lab.cli import main as cli
+    from scorekeeper_lab.training.synth.__main__ import main as synth
+
     from scorekeeper.vision.reader import MODELS
 
     if not (MODELS / "model.json").exists():

@@ -12,17 +12,18 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from scorekeeper.training.crops import crops_from_dataset  # noqa: E402
-from scorekeeper.training.synth import distractors, fontdeck  # noqa: E402
-from scorekeeper.training.synth.compose import (  # noqa: E402
+from scorekeeper_lab.training.crops import crops_from_dataset  # noqa: E402
+from scorekeeper_lab.training.synth import distractors, fontdeck  # noqa: E402
+from scorekeeper_lab.training.synth.compose import (  # noqa: E402
     LEGACY,
     PlacedCard,
     Style,
     _labels,
     compose_scene,
 )
-from scorekeeper.training.synth.dataset import render_dataset, yolo_lines  # noqa: E402
-from scorekeeper.training.synth.fallback import fallback_deck  # noqa: E402
+from scorekeeper_lab.training.synth.dataset import render_dataset, yolo_lines  # noqa: E402
+from scorekeeper_lab.training.synth.fallback import fallback_deck  # noqa: E402
+
 from scorekeeper.vision.classes import NONE  # noqa: E402
 
 SIZE = (120, 120)

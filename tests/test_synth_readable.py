@@ -13,8 +13,9 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from scorekeeper.training.crops import CLASS_OF, crops_from_dataset  # noqa: E402
-from scorekeeper.training.synth.compose import (  # noqa: E402
+from scorekeeper_lab.evaluation.evaluate import UNASKED  # noqa: E402
+from scorekeeper_lab.training.crops import CLASS_OF, crops_from_dataset  # noqa: E402
+from scorekeeper_lab.training.synth.compose import (  # noqa: E402
     READABLE,
     PlacedCard,
     Style,
@@ -22,11 +23,11 @@ from scorekeeper.training.synth.compose import (  # noqa: E402
     compose_scene,
     readable_kind,
 )
-from scorekeeper.training.synth.dataset import yolo_lines  # noqa: E402
-from scorekeeper.training.synth.fallback import fallback_deck  # noqa: E402
-from scorekeeper.training.synth.layout import _Pool, fan  # noqa: E402
+from scorekeeper_lab.training.synth.dataset import yolo_lines  # noqa: E402
+from scorekeeper_lab.training.synth.fallback import fallback_deck  # noqa: E402
+from scorekeeper_lab.training.synth.layout import _Pool, fan  # noqa: E402
+
 from scorekeeper.vision.classes import NONE  # noqa: E402
-from scorekeeper.vision.evaluate import UNASKED  # noqa: E402
 
 SIZE = (120, 120)
 
@@ -71,7 +72,7 @@ def test_a_corner_half_covered_from_the_side_is_readable() -> None:
 
 
 def test_the_detector_can_be_taught_readable_corners_by_todays_rule() -> None:
-    # `yolo_lines(readable=True)` (scripts/train_detector.py): a readable corner is an index
+    # `yolo_lines(readable=True)` (analyses.train_detector): a readable corner is an index
     # box, judged again by today's rule on the shares it records, as the crops are
     box = [10.0, 20.0, 30.0, 60.0]
     seen = {"card": "3D", "box": box, "kind": "readable", "visible": 0.6, "rank": 0.7,

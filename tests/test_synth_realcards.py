@@ -9,10 +9,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
-from scorekeeper.training.synth import realcards
-from scorekeeper.training.synth.deckset import Face
-from scorekeeper.training.synth.realcards import (
+from scorekeeper_lab.training.synth import realcards
+from scorekeeper_lab.training.synth.deckset import Face
+from scorekeeper_lab.training.synth.realcards import (
     H,
     Origin,
     W,
@@ -98,7 +97,7 @@ def test_photos_of_an_enrolment_set_are_skipped(tmp_path: Path) -> None:
 
 
 def test_fans_of_the_cut_cards_label_every_card_they_show(tmp_path: Path) -> None:
-    from scorekeeper.training.synth.fans import render_fans
+    from scorekeeper_lab.training.synth.fans import render_fans
 
     faces = []
     for k, (angle, card) in enumerate(((4.0, "AS"), (-6.0, "AH"))):
@@ -118,7 +117,7 @@ def test_fans_of_the_cut_cards_label_every_card_they_show(tmp_path: Path) -> Non
 def test_a_scene_deals_one_cut_of_each_card_as_one_deck_holds_it(tmp_path: Path) -> None:
     """Several cuts of one card are several faces of it; a real deck holds one. With
     `one_of_each` each scene's deck keeps one face a card, drawn afresh a scene."""
-    from scorekeeper.training.synth.fans import one_of_each, render_fans, scene_decks
+    from scorekeeper_lab.training.synth.fans import one_of_each, render_fans, scene_decks
 
     def face(card: str, shade: int) -> Face:
         return Face(card, np.full((H, W, 4), shade, np.uint8), [(0, 0, 20, 40)])

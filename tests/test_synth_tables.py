@@ -10,9 +10,9 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
-from scorekeeper.training.synth import tables  # noqa: E402
-from scorekeeper.training.synth.deckset import Deck  # noqa: E402
-from scorekeeper.training.synth.fallback import fallback_deck  # noqa: E402
+from scorekeeper_lab.training.synth import tables  # noqa: E402
+from scorekeeper_lab.training.synth.deckset import Deck  # noqa: E402
+from scorekeeper_lab.training.synth.fallback import fallback_deck  # noqa: E402
 
 LAYOUTS = Path(__file__).resolve().parent / "fixtures" / "layouts"
 SIZE = (640, 480)

@@ -8,9 +8,9 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from scorekeeper.training.synth.compose import READABLE, Style, compose_scene  # noqa: E402
-from scorekeeper.training.synth.fallback import fallback_deck  # noqa: E402
-from scorekeeper.training.synth.wear import wear_print  # noqa: E402
+from scorekeeper_lab.training.synth.compose import READABLE, Style, compose_scene  # noqa: E402
+from scorekeeper_lab.training.synth.fallback import fallback_deck  # noqa: E402
+from scorekeeper_lab.training.synth.wear import wear_print  # noqa: E402
 
 
 def _contrast(img: np.ndarray) -> float:

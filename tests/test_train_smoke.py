@@ -17,8 +17,9 @@ pytest.importorskip("torch")
 
 @pytest.mark.parametrize("bf16", [False, True])  # True: bfloat16 where the CPU has it
 def test_tiny_model_builds_exports_and_reads(tmp_path: Path, bf16: bool) -> None:
-    from scorekeeper.training.mixed_precision import cpu_has_bf16
-    from scorekeeper.training.train import Plan, build_model
+    from scorekeeper_lab.training.mixed_precision import cpu_has_bf16
+    from scorekeeper_lab.training.train import Plan, build_model
+
     from scorekeeper.vision.reader import CardReader, load_image
 
     work, models = tmp_path / "work", tmp_path / "models"
@@ -48,7 +49,7 @@ def _second_builds_and_is_named(work: Path, models: Path) -> None:
     """The second classifier's stage on the same tiny scenes: trained from the first, then
     on the crops the first doubts (with one more folder), its threshold chosen on the
     validation scenes, named in model.json or left out."""
-    from scorekeeper.training.second import (
+    from scorekeeper_lab.training.second import (
         FILE,
         THRESHOLDS,
         SecondPlan,
@@ -56,6 +57,7 @@ def _second_builds_and_is_named(work: Path, models: Path) -> None:
         name_second,
         train_second,
     )
+
     from scorekeeper.vision.reader import CardReader
 
     plan = SecondPlan(epochs=1, doubted_epochs=1, keep_sure=0.5)
@@ -74,10 +76,9 @@ def test_classifier_crops_do_not_depend_on_worker_count(tmp_path: Path) -> None:
     import random
 
     import numpy as np
-
-    from scorekeeper.training.crops import crops_from_dataset
-    from scorekeeper.training.synth.dataset import render_dataset
-    from scorekeeper.training.synth.fallback import fallback_deck
+    from scorekeeper_lab.training.crops import crops_from_dataset
+    from scorekeeper_lab.training.synth.dataset import render_dataset
+    from scorekeeper_lab.training.synth.fallback import fallback_deck
 
     # the default style: scenes with print, whose hard negatives are cut too
     render_dataset(tmp_path, 3, 256, 0, "train", 1, "detector", decks=[fallback_deck()])

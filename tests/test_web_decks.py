@@ -186,7 +186,7 @@ def test_a_confirmed_scan_is_stored_and_used_by_the_next_adaptation(
     assert r.status_code == 404
 
     pytest.importorskip("torch")
-    from scorekeeper.training import adapt
+    from scorekeeper_lab.training import adapt
 
     seen: list[dict] = []
 
@@ -264,19 +264,23 @@ def test_learned_examples_are_capped_and_deleted(tmp_path: Path) -> None:
 # ---- "Improve this deck" --------------------------------------------------------------------
 
 FAKE_ADAPT = """
-import sys, time
-name, minutes = sys.argv[3], float(sys.argv[5])
+import json, sys, time
+name, minutes = sys.argv[2], float(sys.argv[4])
+assert sys.argv[1] == "deck-adapt" and "--events" in sys.argv
+def event(**data):
+    print(json.dumps(data), flush=True)
 print(f"deck {name}: 40 crops to learn from, 10 held back to check", file=sys.stderr)
+event(event="counts", learn=40, check=10, others=3000)
+print("a library's own line on standard output", flush=True)
 try:
     for k in range(1, 5):
         time.sleep(minutes)
-        print(f"\\radapting {name}: {k * 25:3d}%  0:{(4 - k) * 2:02d} left  loss 0.1",
-              end="", file=sys.stderr, flush=True)
+        event(event="phase", phase="adapting", progress=k / 4, left_s=(4 - k) * 2)
 except KeyboardInterrupt:
     print(f"\\ncancelled: deck {name!r} keeps its model", file=sys.stderr)
     sys.exit(130)
-print(file=sys.stderr)
-print(f"deck {name}: installed: held-back 90.0% (generic) -> 99.0% (adapted), 10 crops")
+event(event="done", installed=True,
+      message=f"deck {name}: installed: held-back 90.0% (generic) -> 99.0% (adapted)")
 """
 
 
@@ -313,6 +317,7 @@ def test_adapting_runs_in_the_background_with_progress(client: TestClient,
     status = _wait(client, "adapting")
     assert 0 < status["progress"] < 1 and 0 < status["left_s"] <= 30
     assert re.fullmatch(r"adapting home: +\d+%  0:0\d left", status["message"])
+    assert status["counts"] == {"learn": 40, "check": 10, "others": 3000}
     assert client.get("/api/games").status_code == 200  # scoring is not held up
     status = _wait(client, "installed")
     assert status["progress"] == 1 and "installed" in status["message"]
@@ -378,8 +383,7 @@ SLIPS = {  # name: (photo number, render_enrolment's slips, the slip's kind, its
 def _stranger(deck: object, kind: str) -> object:
     """Another design for 7C: a card whose index is 0.6 of the deck's, or a KH in its place."""
     import cv2
-
-    from scorekeeper.training.synth.deckset import Deck, Face
+    from scorekeeper_lab.training.synth.deckset import Deck, Face
 
     if kind != "small":
         face = deck.by_card[kind][0]  # type: ignore[attr-defined]
@@ -400,10 +404,9 @@ def layout_photo(name: str) -> bytes:
     joker out (jokers are optional): its place is empty, not a card the model half sees."""
     if name not in PHOTOS:
         import cv2
-
-        from scorekeeper.training.adapt import render_enrolment
-        from scorekeeper.training.synth.fallback import fallback_deck
-        from scorekeeper.training.synth.tables import with_joker
+        from scorekeeper_lab.training.adapt import render_enrolment
+        from scorekeeper_lab.training.synth.fallback import fallback_deck
+        from scorekeeper_lab.training.synth.tables import with_joker
 
         deck = with_joker(fallback_deck())
         number, slips = (int(name), {}) if name.isdigit() else SLIPS[name][:2]
@@ -521,7 +524,7 @@ def test_a_photo_without_the_mat_is_named(client: TestClient) -> None:
 
 @needs_model
 def test_bad_uploads_are_refused_and_lose_nothing(client: TestClient, tmp_path: Path) -> None:
-    from scorekeeper.web.routes.scan import MAX_UPLOAD
+    from scorekeeper.web.uploads import MAX_UPLOAD
 
     _enrol(client, 1, layout_photo("1"))
     url = "/api/decks/blue/enrol/photos/1"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from scorekeeper.decks.adapting import COUNTS
+from scorekeeper.decks.adapting import parse_event, phase_message
 from scorekeeper.settings import Settings
 from scorekeeper.web.app import create_app
 from scorekeeper.web.refusals.catalogue import LANGUAGES, LOCALES, read, words
@@ -274,13 +274,13 @@ def test_openapi_documents_the_error_body(client: TestClient) -> None:
 
 # ---- the Improve-this-deck screen's numbers -----------------------------------------------
 
-def test_the_adapt_run_s_counts_are_read_from_its_line() -> None:
-    line = ("deck home: 97 crops to learn from, 11 held back to check, 3 whole photos held "
-            "back; making 3000 crops of the other designs")
-    found = COUNTS.search(line)
-    assert found is not None
-    assert {k: int(v) for k, v in found.groupdict().items()} == {
-        "learn": 97, "check": 11, "others": 3000}
+def test_the_adapt_run_s_events_are_data_and_other_lines_none() -> None:
+    assert parse_event(b'{"event": "counts", "learn": 97, "check": 11, "others": 3000}\n') \
+        == {"event": "counts", "learn": 97, "check": 11, "others": 3000}
+    assert parse_event(b"Ultralytics 8.3 says hello\n") is None
+    assert parse_event(b'["event"]\n') is None and parse_event(b'{"phase": 1}') is None
+    assert phase_message("home", {"phase": "adapting", "progress": 0.25, "left_s": 125}) \
+        == "adapting home:  25%  2:05 left"
 
 
 def test_the_catalogue_files_are_read_whole() -> None:

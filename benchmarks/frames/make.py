@@ -1,7 +1,7 @@
 """Regenerate this folder: `.venv/bin/python benchmarks/frames/make.py`.
 
 Renders `scorekeeper bench vision`'s tables (the held-out design, `kde_standard`: needs
-`scripts/install_card_art.sh`), copies the real photographs from
+`lab/install_card_art.sh`), copies the real photographs from
 `shared/data/real-photos-dev/` with their card-by-card labels (`models/eval/`), and writes
 `frames.json`, the labels every frame is scored against. The frames are shipped so that
 every machine times the same pixels; rerunning this changes them only if the renderer did.
@@ -39,11 +39,11 @@ def table_entry(name: str, labels: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main() -> None:
-    from scorekeeper.training.bench import CASES, table_with_cards
-    from scorekeeper.training.synth.deckset import cache_ready
+    from scorekeeper_lab.training.bench import CASES, table_with_cards
+    from scorekeeper_lab.training.synth.deckset import cache_ready
 
     if not cache_ready():
-        raise SystemExit("the card art is not installed: run scripts/install_card_art.sh")
+        raise SystemExit("the card art is not installed: run lab/install_card_art.sh")
     frames = []
     for size, n, tiles in CASES:
         image, labels = table_with_cards(size, n, tiles=tiles)

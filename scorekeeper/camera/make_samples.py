@@ -2,7 +2,7 @@
 
     .venv/bin/python -m scorekeeper.camera.make_samples PHOTOS
 
-PHOTOS is the real-photos-dev folder that `scorekeeper eval --real` reads (images/ and
+PHOTOS is the real-photos-dev folder that `scorekeeper-lab eval --real` reads (images/ and
 labels.csv; where its photographs come from: samples/README.md). It is not in the
 repository, so there is no default.
 

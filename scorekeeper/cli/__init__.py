@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-if TYPE_CHECKING:
-    from scorekeeper.decks.profile import DeckProfile
-
-from scorekeeper.cli.common import EXIT_BAD_INPUT, add_config, add_models, settings_for
+from scorekeeper.cli.common import (
+    EXIT_BAD_INPUT,
+    add_config,
+    add_deck_option,
+    add_models,
+    deck_for,
+    settings_for,
+)
+from scorekeeper.cli.common import models_dir as _models
 
 
 def _score(source: TextIO, out: TextIO, err: TextIO) -> int:
@@ -52,9 +58,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
 
 
-def _models(args: argparse.Namespace) -> Path:
-    """`--models`, else the configured model folder (`[model] dir`, SCOREKEEPER_MODEL_DIR)."""
-    return Path(args.models) if args.models is not None else settings_for(args).model_dir
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -79,61 +82,31 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _deck(args: argparse.Namespace) -> DeckProfile | None:
-    """`--deck NAME`'s profile; a missing or broken one is a warning, and the generic model
-    reads (as a scan would)."""
-    from scorekeeper.decks.profile import deck_for_reading
-
-    profile, warning = deck_for_reading(settings_for(args).data_dir, args.deck)
-    if warning:
-        sys.stderr.write(f"warning: {warning}\n")
-    return profile
-
-
 def _cmd_read(args: argparse.Namespace) -> int:
     from scorekeeper.vision.read_cmd import read_images
 
     return read_images(args.images, as_json=args.json, annotate=args.annotate,
                        runtime=args.runtime, out=sys.stdout, err=sys.stderr,
-                       models=_models(args), deck=_deck(args))
+                       models=_models(args), deck=deck_for(args))
 
 
-def _cmd_eval(args: argparse.Namespace) -> int:
-    from scorekeeper.vision.evaluate import open_reader, run
+def _deck_adapt(args: argparse.Namespace) -> int:
+    """The one deck action that trains: the lab's `deck-adapt` runs it, in its own process,
+    so the runtime never imports training (a Pi install has no lab)."""
+    from scorekeeper.decks.adapting import lab_command, unavailable
 
-    if args.fans is not None:  # the fan benchmark alone
-        from scorekeeper.vision.fan_eval import eval_fans, format_fans
-
-        reader = open_reader(args.runtime, _models(args), sys.stdout, sys.stderr, _deck(args))
-        if reader is None:
-            return 2
-        sys.stdout.write(format_fans(eval_fans(reader, args.fans, args.limit)) + "\n")
-        return 0
-    return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
-               limit=args.limit, out=sys.stdout, models=_models(args), err=sys.stderr,
-               deck=_deck(args), labelled=args.labelled, skip=args.skip)
-
-
-def _deck_adapt(args: argparse.Namespace, data_dir: Path, models: Path) -> int:
-    """The one deck action that trains: its code is imported only here."""
-    from scorekeeper.decks.profile import open_deck
-    from scorekeeper.training.adapt import Cancelled, adapt_deck
-    from scorekeeper.training.adapt_scenes import adapt_deck_scenes
-
-    profile = open_deck(data_dir, args.name)
-    try:
-        if args.scenes:
-            outcome = adapt_deck_scenes(profile, models, args.minutes, args.seed,
-                                        out=sys.stderr, detector=not args.classifier_only,
-                                        fans=args.fans)
-        else:
-            outcome = adapt_deck(profile, models, args.minutes, args.seed, out=sys.stderr)
-    except Cancelled as exc:
-        sys.stderr.write(f"\n{exc}\n")
-        return 130
-    sys.stdout.write(f"deck {profile.name}: {outcome.message} "
-                     f"({outcome.steps} steps, {outcome.seconds / 60:.1f} min)\n")
-    return 0
+    why = unavailable(_models(args))
+    if why:
+        sys.stderr.write(f"scorekeeper deck adapt: {why}\n")
+        return EXIT_BAD_INPUT
+    cmd = [*lab_command(), "deck-adapt", args.name, "--minutes", str(args.minutes),
+           "--seed", str(args.seed)]
+    cmd += ["--scenes"] * args.scenes + ["--classifier-only"] * args.classifier_only
+    cmd += ["--fans"] * args.fans
+    for flag in ("models", "config"):
+        if getattr(args, flag, None) is not None:
+            cmd += [f"--{flag}", str(getattr(args, flag))]
+    return subprocess.call(cmd)
 
 
 def _cmd_deck(args: argparse.Namespace) -> int:
@@ -145,7 +118,7 @@ def _cmd_deck(args: argparse.Namespace) -> int:
     data_dir, models = settings.data_dir, _models(args)
     try:
         if args.action == "adapt":
-            return _deck_adapt(args, data_dir, models)
+            return _deck_adapt(args)
         return deck_cli.run(args, data_dir, models, sys.stdout)
     except (DeckError, VisionError) as exc:
         sys.stderr.write(f"scorekeeper deck {args.action}: {exc}\n")
@@ -237,28 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--annotate", type=Path, default=None,
                       help="write the image(s) with boxes and labels (a file, or a folder)")
     read.add_argument("--runtime", choices=["onnx", "ncnn", "torch"], default=None)
-    _add_deck(read)
+    add_deck_option(read)
     add_models(read)
     read.set_defaults(func=_cmd_read)
-
-    ev = sub.add_parser("eval", help="accuracy on the held-out deck and real photographs")
-    ev.add_argument("--runtime", choices=["onnx", "ncnn", "torch"], default=None)
-    ev.add_argument("--synthetic", type=Path, default=None,
-                    help="rendered held-out set (default: data/model-work/test)")
-    ev.add_argument("--real", type=Path, default=None, help="real-photos-dev folder")
-    ev.add_argument("--limit", type=int, default=None, help="first N synthetic images")
-    ev.add_argument("--labelled", type=Path, default=None, metavar="FILE.jsonl",
-                    help="only these labelled photos (`deck add --labels` format), exact "
-                         "cards; photos beside the file, else in --real's images/")
-    ev.add_argument("--skip", type=Path, action="append", default=None,
-                    metavar="FILE.jsonl", help="with --labelled: leave out the photos this "
-                                               "labels file names (a deck's enrolment)")
-    ev.add_argument("--fans", type=Path, default=None, metavar="DIR",
-                    help="only the fan benchmark: recall and false cards by how much of each "
-                         "index is covered (scenes: `python -m scorekeeper.training.synth fans`)")
-    _add_deck(ev)
-    add_models(ev)
-    ev.set_defaults(func=_cmd_eval)
 
     _add_db(sub)
     from scorekeeper.cli.decks import add_parser as add_deck

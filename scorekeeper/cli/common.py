@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from scorekeeper.decks.profile import DeckProfile
     from scorekeeper.settings import Settings
 
 EXIT_BAD_INPUT = 2
@@ -37,3 +38,24 @@ def add_models(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, default=None,
                         help="model folder (default: the config's [model] dir, else models/)")
     add_config(parser)
+
+
+def add_deck_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deck", default=None,
+                        help="read with this deck's adapted classifier (`scorekeeper deck`)")
+
+
+def models_dir(args: argparse.Namespace) -> Path:
+    """`--models`, else the configured model folder (`[model] dir`, SCOREKEEPER_MODEL_DIR)."""
+    return Path(args.models) if args.models is not None else settings_for(args).model_dir
+
+
+def deck_for(args: argparse.Namespace) -> DeckProfile | None:
+    """`--deck NAME`'s profile; a missing or broken one is a warning, and the generic model
+    reads (as a scan would)."""
+    from scorekeeper.decks.profile import deck_for_reading
+
+    profile, warning = deck_for_reading(settings_for(args).data_dir, args.deck)
+    if warning:
+        sys.stderr.write(f"warning: {warning}\n")
+    return profile

@@ -2,5 +2,5 @@
 
 `profile` (names, folders, manifest, fallback), `examples` (stored crops), `labels`
 (`deck add --labels`), `enrol` (the mat layout and `deck enrol`), `cli` (`scorekeeper deck`).
-Adapting a deck's classifier is training code: scorekeeper/training/adapt.py.
+Adapting a deck's classifier is training code: lab/scorekeeper_lab/training/adapt.py.
 """

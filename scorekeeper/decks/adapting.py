@@ -1,20 +1,20 @@
-""""Improve this deck" from the phone: `scorekeeper deck adapt` run in the background.
+""""Improve this deck" from the phone: the lab's `deck-adapt` run in the background.
 
-The server never trains in its own process: it starts the same command the CLI offers
-(`python -m scorekeeper deck adapt NAME --minutes N`) at a lower CPU priority, reads its
-progress lines ("adapting home:  42%  2:51 left ...") and its last word, and cancels it as
-Ctrl-C would (SIGINT: the command leaves the profile as it was). One run at a time; the
-scores are served meanwhile as ever. A server without the training extra (a Pi installed
-without `[train]`) says so instead of starting anything.
+The server never trains in its own process, and the runtime never imports the lab: it
+starts the lab's command (`python -m scorekeeper_lab deck-adapt NAME --minutes N --events`)
+at a lower CPU priority, reads its progress as data (one JSON object a line on its standard
+output: counts, phase, progress, the outcome), and cancels it as Ctrl-C would (SIGINT: the
+command leaves the profile as it was). Its standard error is for people; its last lines
+say why a run failed. One run at a time; the scores are served meanwhile as ever. A server
+without the lab (a Pi installs the runtime alone) says so instead of starting anything.
 """
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import importlib.util
+import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -25,16 +25,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-TRAINING = re.compile(r"^adapting\b")
-CHECKING = re.compile(r"^checking\b")
-# The run's own line on what it learns from, as numbers for the page to say in players'
-# words (the line itself is a trainer's: "97 crops to learn from, 11 held back to check").
-COUNTS = re.compile(r"(?P<learn>\d+) crops to learn from, (?P<check>\d+) held back to check"
-                    r".*?making (?P<others>\d+) crops of the other designs")
-LOSS = re.compile(r"\s+loss [\d.]+$")
 NICE = 10  # below the server's priority: a scan or a hand is never held up
 CANCEL_WAIT_S = 15.0
 MAX_LINES = 40
+PHASES = ("adapting", "checking")  # a run's states while it runs, after "preparing"
+
+
+def lab_command() -> list[str]:
+    """How the lab's command line is run from here: this interpreter, its own process."""
+    return [sys.executable, "-m", "scorekeeper_lab"]
 
 
 class AdaptRefused(Exception):
@@ -48,9 +47,10 @@ class AdaptRefused(Exception):
 
 def unavailable(models: Path) -> str | None:
     """Why this server cannot adapt a deck, or None when it can."""
-    if importlib.util.find_spec("torch") is None:
-        return ("adapting a deck needs the training extra (torch), which this scorekeeper "
-                "does not have: install it with pip install 'scorekeeper[train]', or run "
+    if importlib.util.find_spec("scorekeeper_lab") is None \
+            or importlib.util.find_spec("torch") is None:
+        return ("adapting a deck needs the lab (training, with torch), which this scorekeeper "
+                "does not have: install it with pip install ./lab from the repository, or run "
                 "`scorekeeper deck adapt` on a computer that has it")
     if not (models / "cards-cls.pt").is_file():
         return f"adapting a deck needs the shipped classifier's weights ({models / 'cards-cls.pt'})"
@@ -89,7 +89,7 @@ class Adapter:
 
     def __init__(self, data_dir: Path, models: Path, command: list[str] | None = None) -> None:
         self.data_dir, self.models = data_dir, models
-        self.command = command or [sys.executable, "-m", "scorekeeper"]
+        self.command = command or lab_command()
         self._run: Run | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
@@ -110,8 +110,8 @@ class Adapter:
                 assert self._run is not None
                 raise AdaptRefused(409, f"deck {self._run.deck!r} is being adapted; wait for "
                                         "it or cancel it first", "adapt_busy", deck=self._run.deck)
-            args = [*self.command, "deck", "adapt", deck, "--minutes", f"{minutes:g}",
-                    "--models", str(self.models)]
+            args = [*self.command, "deck-adapt", deck, "--minutes", f"{minutes:g}",
+                    "--models", str(self.models), "--events"]
             env = {**os.environ, "SCOREKEEPER_DATA_DIR": str(self.data_dir),
                    "PYTHONUNBUFFERED": "1"}
             proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -152,43 +152,72 @@ class Adapter:
             proc.kill()
 
     def _follow(self, run: Run, proc: subprocess.Popen[bytes]) -> None:
-        """Read the run's progress from its standard error until it ends."""
+        """Take the run's events from its standard output until it ends; keep its standard
+        error's last lines for a failure's reason."""
         assert proc.stderr is not None and proc.stdout is not None
-        out: list[str] = []
-        reader = threading.Thread(target=lambda: out.extend(
-            line.decode("utf-8", "replace") for line in proc.stdout or []), daemon=True)
+        errors: list[str] = []
+        reader = threading.Thread(target=_tail, args=(proc.stderr, errors), daemon=True)
         reader.start()
-        buffer, text = "", codecs.getincrementaldecoder("utf-8")("replace")
-        # what has arrived, not a full buffer: a progress line ends in no newline
-        while chunk := os.read(proc.stderr.fileno(), 4096):
-            buffer += text.decode(chunk)
-            *lines, buffer = re.split(r"[\r\n]", buffer)
-            for line in filter(None, (x.strip() for x in lines)):
-                self._line(run, line)
-        if buffer.strip():
-            self._line(run, buffer.strip())
+        done: dict[str, Any] | None = None
+        for raw in proc.stdout:
+            event = parse_event(raw)
+            if event is not None and event.get("event") == "done":
+                done = event
+            elif event is not None:
+                self._event(run, event)
         code = proc.wait()
         reader.join(5)
-        last = next((x.strip() for x in reversed(out) if x.strip()), "")
         with self._lock:
+            run.lines = errors[-MAX_LINES:]
             run.progress = 1.0 if code == 0 else run.progress
             if run.cancel_asked:
                 run.state = "cancelled"
                 run.message = f"cancelled: deck {run.deck!r} keeps its model"
-            elif code == 0:
-                run.state = "installed" if ": installed" in last else "kept"
-                run.message = last
+            elif code == 0 and done is not None:
+                run.state = "installed" if done.get("installed") is True else "kept"
+                run.message = str(done.get("message", ""))[:300]
             else:
                 run.state = "failed"
-                run.message = (run.lines[-1] if run.lines else last) or f"exit status {code}"
+                run.message = (errors[-1] if errors else "") or f"exit status {code}"
 
-    def _line(self, run: Run, line: str) -> None:
+    def _event(self, run: Run, event: dict[str, Any]) -> None:
         with self._lock:
-            run.lines = [*run.lines[-(MAX_LINES - 1):], line]
-            if CHECKING.search(line):
-                run.state = "checking"
-            elif TRAINING.search(line) and run.state != "checking":
-                run.state = "adapting"
-            run.message = LOSS.sub("", line)[:300]
-            if found := COUNTS.search(line):
-                run.counts = {k: int(v) for k, v in found.groupdict().items()}
+            kind = event.get("event")
+            if kind == "counts":
+                run.counts = {k: int(event[k]) for k in ("learn", "check", "others")
+                              if isinstance(event.get(k), int)}
+            elif kind == "phase" and event.get("phase") in PHASES:
+                if run.state != "checking":  # the check is the last phase
+                    run.state = str(event["phase"])
+                run.message = phase_message(run.deck, event)
+
+
+def parse_event(raw: bytes) -> dict[str, Any] | None:
+    """One line of the run's standard output as an event; anything else (a library's
+    print) is no event."""
+    try:
+        event = json.loads(raw.decode("utf-8", "replace"))
+    except ValueError:
+        return None
+    return event if isinstance(event, dict) and isinstance(event.get("event"), str) else None
+
+
+def phase_message(deck: str, event: dict[str, Any]) -> str:
+    """The status line a phase event reads as on the page (the page words the counts)."""
+    if event.get("phase") == "checking":
+        return f"checking {deck} on what it held back"
+    left = event.get("left_s")
+    clock = f"  {int(left) // 60}:{int(left) % 60:02d} left" if isinstance(left, int | float) \
+        else ""
+    progress = event.get("progress")
+    done = f" {float(progress):4.0%}" if isinstance(progress, int | float) else ""
+    return f"adapting {deck}:{done}{clock}"
+
+
+def _tail(stream: Any, lines: list[str]) -> None:
+    """The stream's lines (a progress line ends in a carriage return), the last kept."""
+    for raw in stream:
+        for line in raw.decode("utf-8", "replace").replace("\r", "\n").split("\n"):
+            if line.strip():
+                lines.append(line.strip())
+                del lines[:-MAX_LINES]

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.files import file_digest, write_atomic
+from scorekeeper.vision.manifest import ManifestError, load_manifest
 
 MANIFEST = "deck.json"
 EXAMPLES = "examples"
@@ -61,14 +62,12 @@ def models_second(models: Path) -> str | None:
     """The SHA-256 of the second classifier the models name (model.json), or None when
     they name none or it cannot be read."""
     try:
-        meta = json.loads((Path(models) / "model.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        classifier = load_manifest(Path(models)).classifier
+    except ManifestError:
         return None
-    cls = meta.get("classifier") if isinstance(meta, dict) else None
-    second = cls.get("second") if isinstance(cls, dict) else None
-    if not isinstance(second, dict) or not isinstance(second.get("onnx"), str):
+    if classifier is None or classifier.second is None:
         return None
-    return file_digest(Path(models) / second["onnx"])
+    return file_digest(Path(models) / classifier.second.onnx)
 
 
 def _now() -> str:

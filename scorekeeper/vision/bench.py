@@ -3,7 +3,7 @@
 The frames (`benchmarks/frames/`, rendered once from the held-out design, and real
 photographs) are the same on every machine, so a figure here can be checked against the
 README's; each time is printed beside what was read, scored against the frames' labels as
-`scorekeeper eval` scores (`evaluate.match_reads`). Needs only the runtime.
+the lab's evaluation scores (`matching.match_reads`). Needs only the runtime.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from scorekeeper.vision.evaluate import match_reads
+from scorekeeper.vision.matching import match_reads
 from scorekeeper.vision.reader import MODELS, CardReader, ReadResult, VisionError, load_image
 
 FRAMES = Path(__file__).resolve().parents[2] / "benchmarks" / "frames"

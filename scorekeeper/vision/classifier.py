@@ -57,7 +57,7 @@ def offered(first: Answer, second: Answer | None, maybe_prob: float) -> Answer |
 
     Until 0.24.0 the offer was the first's answer whatever the second said; offering the
     surer one doubles the missed cards one tap fixes on fans of real print
-    (scripts/offer_rules.py; models/README.md)."""
+    (scorekeeper_lab.analyses.offer_rules; models/README.md)."""
     names = [a for a in (first, second) if a is not None and a[0] != "none"
              and a[1] >= maybe_prob]
     return max(names, key=lambda a: a[1]) if names else None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -10,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import ValidationError
 
+from scorekeeper.registry import RegistryError
 from scorekeeper.vision.classes import (
     CARD,
     CLASSIFIER_CLASSES,
@@ -28,7 +27,7 @@ from scorekeeper.vision.classifier import (
     offered,
     second_counts,
 )
-from scorekeeper.vision.detectors import create_detector
+from scorekeeper.vision.detectors import config_for, create_detector
 from scorekeeper.vision.detectors.base import Detection, Detector
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
 from scorekeeper.vision.detectors.onnx import OnnxConfig
@@ -36,6 +35,7 @@ from scorekeeper.vision.detectors.pytorch import TorchConfig
 from scorekeeper.vision.fan_gaps import stripe_gaps
 from scorekeeper.vision.hand_look import NEVER, HandLook, HandLookConfig
 from scorekeeper.vision.hand_scale import rescaled_boxes
+from scorekeeper.vision.manifest import DetectorSpec, ManifestError, load_manifest
 from scorekeeper.vision.pairing import (
     Box,
     IndexReading,
@@ -45,8 +45,6 @@ from scorekeeper.vision.pairing import (
 )
 from scorekeeper.vision.refocus import (
     COARSE_SIDE,
-    INDEX_PX,
-    MAX_SCALE,
     MIN_GAIN,
     refocus_scale,
 )
@@ -55,20 +53,15 @@ if TYPE_CHECKING:
     from scorekeeper.decks.profile import DeckProfile
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
-MIN_CARD_PROB = 0.5  # a classifier answer below this is no card (model.json: min_prob)
+# What a reader can be traced at (`CardReader.add_callback`): the frame's detections, and
+# the indices the hand detector added in its hands.
+TRACE_EVENTS = ("on_detect", "on_hand_look")
+Trace = Callable[[list["Detection"]], None]
 # An answer from this up to the card threshold is offered to the players as a card that may
 # be there (`ReadResult.maybe`), never counted. On the held-out scenes 58 of the 265 cards
 # the 0.14.0 model misses or misreads are offered so, named right; 140 are offered in all
 # (docs/model-experiments.md, 0.14.0).
 MAYBE_PROB = 0.3
-# the upright look's answer from which a crop is not read at the other three turns
-# (`IndexClassifier.sure`; model.json's `classifier.sure`, null for four turns always)
-SURE = 0.95
-
-
-def card_threshold(meta: dict[str, Any]) -> float:
-    """The classifier answer a model's `model.json` (`meta`) counts as a card from."""
-    return float(meta.get("classifier", {}).get("min_prob", MIN_CARD_PROB))
 
 
 class VisionError(RuntimeError):
@@ -123,31 +116,26 @@ class CardReader:
 
     def __init__(self, models: Path = MODELS, runtime: str | None = None,
                  deck: DeckProfile | None = None) -> None:
-        meta_path = models / "model.json"
-        if not meta_path.exists():
-            raise VisionError(f"no trained model: {meta_path} is missing (run `make model`)")
-        meta = json.loads(meta_path.read_text())
-        runtime = runtime or meta["runtime"]
-        det = meta["detector"]
-        common = {"imgsz": det.get("infer_imgsz", 0), "scale": det.get("scale", 0.75),
-                  "conf": det.get("conf", 0.25)}
-        config: OnnxConfig | NcnnConfig | TorchConfig
-        if runtime == "onnx":
-            config = OnnxConfig(path=models / det["onnx"], **common)
-        elif runtime == "ncnn":
-            # NCNN's export has fixed shapes: it runs at the size it was exported at, the
-            # camera's working size (0.75 × 1280 for the default 1280 × 960 frame)
-            size = det.get("ncnn_imgsz", det["imgsz"])
-            config = NcnnConfig(path=models / det["ncnn"], **{**common, "imgsz": size})
-        elif runtime == "torch":
-            config = TorchConfig(path=models / det["pt"], **common)
-        else:
-            raise VisionError(f"unknown runtime {runtime!r}; use onnx, ncnn or torch")
-        self.names = tuple(det["names"])
+        try:
+            manifest = load_manifest(models)
+        except ManifestError as exc:
+            raise VisionError(str(exc)) from exc
+        runtime = runtime or manifest.runtime
+        det = manifest.detector
+        try:
+            config = config_for(runtime, det, models)
+        except RegistryError as exc:
+            raise VisionError(str(exc)) from exc
+        except LookupError as exc:
+            raise VisionError(f"{manifest.path}: {exc}") from exc
+        self.names = det.names
         if self.names != DETECTOR_CLASSES and not names_cards(self.names):
-            raise VisionError(f"{meta_path}: detector classes {list(self.names)[:4]}... are "
-                              "neither index and card nor the cards and card")
+            raise VisionError(f"{manifest.path}: detector classes {list(self.names)[:4]}... "
+                              "are neither index and card nor the cards and card")
         self.two_stage = self.names == tuple(DETECTOR_CLASSES)
+        cls = manifest.classifier
+        if self.two_stage and cls is None:
+            raise VisionError(f"{manifest.path}: an index detector needs a classifier")
         # a detector whose classes are the cards keeps one name an index (one NMS for all)
         config = config.model_copy(
             update={"agnostic": names_cards(self.names)})
@@ -158,52 +146,47 @@ class CardReader:
         if deck is not None and deck.detector_path is not None:
             detector = self._deck_detector(deck, deck.detector_path, config, runtime)
         self.detector = detector or create_detector(config, self.names)
-        cls = meta.get("classifier", {})
         self.classifier = None
-        if self.two_stage and deck is not None and deck.classifier_path is not None:
-            self.classifier = self._deck_classifier(deck, deck.classifier_path,
-                                                    cls.get("turns", False), cls.get("sure", SURE))
         # a second classifier, taught covered corners, reads what the first turns down; a
         # deck's own classifier keeps it beside it where the deck's install check read a
         # second beside it (else the deck reads as it was checked: alone)
         self.second: IndexClassifier | None = None
         self.second_min_prob = 1.0
-        deck_first = self.classifier is not None
-        if self.two_stage and self.classifier is None:
-            self.classifier = IndexClassifier(models / cls["onnx"], cls.get("turns", False),
-                                              cls.get("sure", SURE))
-        second = cls.get("second") if self.two_stage else None
-        if second is not None and (not deck_first or (
-                deck is not None and deck.pairs_second)):
-            self._load_second(models / second["onnx"], cls.get("turns", False),
-                              cls.get("sure", SURE), float(second["min_prob"]))
-        self.min_prob = card_threshold(meta)
+        if self.two_stage and cls is not None:
+            if deck is not None and deck.classifier_path is not None:
+                self.classifier = self._deck_classifier(deck, deck.classifier_path, cls.turns,
+                                                        cls.sure)
+            deck_first = self.classifier is not None
+            if self.classifier is None:
+                self.classifier = IndexClassifier(models / cls.onnx, cls.turns, cls.sure)
+            if cls.second is not None and (not deck_first or (
+                    deck is not None and deck.pairs_second)):
+                self._load_second(models / cls.second.onnx, cls.turns, cls.sure,
+                                  cls.second.min_prob)
+        self.min_prob = manifest.min_prob
         # a fixed-size input (NCNN) cannot be enlarged: no second look there
         self.refocus = not config.imgsz
-        self.index_px = float(det.get("index_px", INDEX_PX))
-        self.max_scale = float(det.get("max_scale", MAX_SCALE))
+        self.index_px = det.index_px
+        self.max_scale = det.max_scale
         self.scale = config.scale
         self.settled: dict[str, float] = {}  # camera → the scale its last frame settled on
         self.runtime = runtime
+        self._callbacks: dict[str, list[Trace]] = {event: [] for event in TRACE_EVENTS}
         self.hand_look: HandLook | None = None
-        if self.two_stage and det.get("hand"):
-            try:
-                hand = HandLookConfig.model_validate(det["hand"])
-            except ValidationError as exc:
-                raise VisionError(f"{meta_path}: detector.hand: {exc}") from exc
-            self._load_hand_detector(models, hand, common)
+        if self.two_stage and det.hand is not None:
+            self._load_hand_detector(models, det.hand, det)
 
     def _load_hand_detector(self, models: Path, hand: HandLookConfig,
-                            common: dict[str, Any]) -> None:
+                            frame: DetectorSpec) -> None:
         """The detector that looks over the hands (`hand_look`), in ONNX Runtime whatever
         the frame's runtime; one that cannot be loaded leaves the hands to the first look
         (and `warnings` says so)."""
         path = models / hand.onnx
         names = tuple(hand.names or self.names)
         try:
-            conf = common["conf"] if hand.conf is None else hand.conf
-            config = OnnxConfig(path=path, **{**common, "conf": conf},
-                                agnostic=names_cards(names))
+            conf = frame.conf if hand.conf is None else hand.conf
+            config = OnnxConfig(path=path, imgsz=frame.infer_imgsz, scale=frame.scale,
+                                conf=conf, agnostic=names_cards(names))
             self.use_hand_detector(create_detector(config, names), hand.index_px, hand.alone,
                                    hand.agree)
         except Exception as exc:  # noqa: BLE001 - any load error: unusable, never a failed scan
@@ -339,21 +322,23 @@ class CardReader:
                    ) -> tuple[list[Detection], list[IndexReading]]:
         """(the boxes the hand detector added, the cards read from them)."""
         if self.hand_look is None or self.hand_look.names is None:
-            in_hands = self.hand_indices(image, index_dets)
+            in_hands = self._hand_indices(image, index_dets)
             return in_hands, self._hand_readings(image, in_hands, readings)
         # it names the card, also on a corner the classifiers turned down
-        in_hands = self.hand_indices(image, index_dets, [r.det for r in readings])
+        in_hands = self._hand_indices(image, index_dets, [r.det for r in readings])
         return in_hands, self._named_readings(image, in_hands, readings)
 
-    def hand_indices(self, image: np.ndarray, index_dets: list[Detection],
-                     taken: list[Detection] | None = None) -> list[Detection]:
+    def _hand_indices(self, image: np.ndarray, index_dets: list[Detection],
+                      taken: list[Detection] | None = None) -> list[Detection]:
         """The indices the hand detector boxes in the hands of the frame's `index_dets`
-        where the first look boxed none (or, given `taken`, where it read none); the one
-        place the hand detector runs, so that `eval` can trace a miss to its boxes."""
+        where the first look boxed none (or, given `taken`, where it read none); traced as
+        `on_hand_look`."""
         if self.hand_look is None:
             return []
-        return self.hand_look.indices(image, index_dets,
-                                      index_dets if taken is None else taken)
+        found = self.hand_look.indices(image, index_dets,
+                                       index_dets if taken is None else taken)
+        self._trace("on_hand_look", found)
+        return found
 
     def _named_readings(self, image: np.ndarray, added: list[Detection],
                         readings: list[IndexReading]) -> list[IndexReading]:
@@ -417,8 +402,29 @@ class CardReader:
                 read.add(answer[0])
         return out
 
+    def add_callback(self, event: str, callback: Trace) -> None:
+        """Call `callback` with what the reader found at `event` (`TRACE_EVENTS`), as
+        ultralytics' predictors run callbacks: evaluation traces a missed card to the
+        detections its frame was read with, without detecting the frame twice."""
+        if event not in self._callbacks:
+            raise ValueError(f"unknown reader event {event!r}; use one of {TRACE_EVENTS}")
+        self._callbacks[event].append(callback)
+
+    def remove_callback(self, event: str, callback: Trace) -> None:
+        self._callbacks[event].remove(callback)
+
+    def _trace(self, event: str, dets: list[Detection]) -> None:
+        for callback in self._callbacks[event]:
+            callback(dets)
+
     def detect(self, image: np.ndarray, camera: str | None = None
                ) -> tuple[list[Detection], int]:
+        dets, looks = self._detect(image, camera)
+        self._trace("on_detect", dets)
+        return dets, looks
+
+    def _detect(self, image: np.ndarray, camera: str | None
+                ) -> tuple[list[Detection], int]:
         """The detections to read, and how many looks they took (more than one: the
         configured scale when the camera's settled one finds nothing, a coarse look when
         that finds nothing, then one at the scale the indices ask for).

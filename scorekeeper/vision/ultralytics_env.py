@@ -1,7 +1,7 @@
 """Make ultralytics run fully offline: no font, weight or settings downloads.
 
 Used by the PyTorch detector (`runtime = "torch"`) and by training
-(scorekeeper/training/), so it sits on the runtime side.
+(lab/scorekeeper_lab/training/), so it sits on the runtime side.
 """
 
 from __future__ import annotations

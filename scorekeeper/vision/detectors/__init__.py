@@ -8,12 +8,13 @@ imported.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from pydantic import Field
 
 from scorekeeper.registry import Plugin, Registry
-from scorekeeper.vision.detectors.base import Detection, Detector
+from scorekeeper.vision.detectors.base import Detection, Detector, YoloConfig
 from scorekeeper.vision.detectors.ncnn import NcnnConfig, NcnnDetector
 from scorekeeper.vision.detectors.onnx import OnnxConfig, OnnxDetector
 from scorekeeper.vision.detectors.pytorch import TorchConfig, TorchDetector
@@ -27,7 +28,21 @@ DETECTORS: Registry[Plugin[DetectorFactory]] = Registry("detector runtime", [
     Plugin("torch", TorchConfig, TorchDetector),  # training-time checks (the `train` extra)
 ])
 
+if TYPE_CHECKING:
+    from scorekeeper.vision.manifest import DetectorSpec
+
 DetectorConfig = Annotated[OnnxConfig | NcnnConfig | TorchConfig, Field(discriminator="type")]
+
+
+def config_for(runtime: str, spec: DetectorSpec, models: Path
+               ) -> OnnxConfig | NcnnConfig | TorchConfig:
+    """The runtime's config for a model folder's detector (a `RegistryError` names the
+    runtimes there are; a `LookupError` says the folder has no file for this one)."""
+    config = cast(type[YoloConfig], DETECTORS.get(runtime).config)
+    file = spec.file_for(runtime)
+    if file is None:
+        raise LookupError(f"the model names no detector file for the {runtime} runtime")
+    return cast(OnnxConfig | NcnnConfig | TorchConfig, config.for_model(spec, models / file))
 
 
 def create_detector(config: OnnxConfig | NcnnConfig | TorchConfig,
@@ -37,4 +52,4 @@ def create_detector(config: OnnxConfig | NcnnConfig | TorchConfig,
 
 
 __all__ = ["DETECTORS", "Detection", "Detector", "DetectorConfig", "DetectorFactory",
-           "create_detector"]
+           "config_for", "create_detector"]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, Self
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from scorekeeper.vision.manifest import DetectorSpec
 
 
 class YoloConfig(BaseModel):
@@ -22,6 +25,11 @@ class YoloConfig(BaseModel):
     # one NMS over all classes: a detector whose classes are the cards must not keep two
     # names for one index (an index and a card box barely overlap, so they never compete)
     agnostic: bool = False
+
+    @classmethod
+    def for_model(cls, spec: DetectorSpec, file: Path) -> Self:
+        """The config a model folder's manifest gives this runtime, reading `file`."""
+        return cls(path=file, imgsz=spec.infer_imgsz, scale=spec.scale, conf=spec.conf)
 
 
 @dataclass(frozen=True)

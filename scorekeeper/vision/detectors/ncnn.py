@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Self
 
 import numpy as np
 
 from scorekeeper.vision.detectors.base import Detection, YoloConfig
 from scorekeeper.vision.detectors.yolo_decode import decode, input_size, letterbox, to_tensor
 
+if TYPE_CHECKING:
+    from scorekeeper.vision.manifest import DetectorSpec
+
 
 class NcnnConfig(YoloConfig):
     type: Literal["ncnn"] = "ncnn"
     threads: int = 0
     path: Path  # the folder ultralytics exports: model.ncnn.param + model.ncnn.bin
+
+    @classmethod
+    def for_model(cls, spec: DetectorSpec, file: Path) -> Self:
+        """NCNN's export has fixed shapes: it runs at the size it was exported at, the
+        camera's working size (0.75 × 1280 for the default 1280 × 960 frame)."""
+        return cls(path=file, imgsz=spec.ncnn_imgsz or spec.imgsz, scale=spec.scale,
+                   conf=spec.conf)
 
 
 class NcnnDetector:

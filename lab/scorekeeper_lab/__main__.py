@@ -1,0 +1,3 @@
+from scorekeeper_lab.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Analyses kept as tools; lab/README.md says the question each answers."""

@@ -1,0 +1,1 @@
+"""Evaluation: accuracy figures of a model folder and the fan benchmark."""
