@@ -27,7 +27,7 @@ reads the same clock (CLOCK_MONOTONIC). Its legs: commit to the forwarder pickin
 up (its poll), and to the club's answer acknowledging it (stored at the club).
 
 Each commit wakes the table's forwarder, as the table app's hub does; `--no-wake` leaves
-it to the forwarder's 1 s poll, as 0.10.0 did (docs/club.md, Figures).
+it to the forwarder's 1 s poll alone, to compare (docs/club.md, Figures).
 
     .venv/bin/python benchmarks/club_load.py --minutes 5 --hand-s 4,6 [--no-wake] [--json FILE]
 
@@ -104,7 +104,7 @@ def own_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--history", type=int, default=0,
                         help="finished games at the club before the evening (a season's)")
     parser.add_argument("--no-wake", dest="wake", action="store_false",
-                        help="leave each commit to the forwarder's 1 s poll (as before 0.10.1)")
+                        help="leave each commit to the forwarder's 1 s poll alone")
     parser.add_argument("--p99-ms", type=float, default=200.0, help="the figure to pass")
     parser.add_argument("--profile", type=Path, default=None,
                         help="py-spy the club server over the run: collapsed stacks here")

@@ -5,7 +5,7 @@
 # CLASSES=cards (default) trains a detector whose classes are the 53 cards and the card,
 # from the shipped detector's weights (its head re-learnt); CLASSES=detector the shipped
 # kind. What comes back in $OUT: cards-det.pt (export it to ONNX here, as
-# docs/model-experiments.md 0.27.0 did, and name it in a model.json), results.csv, the log.
+# the card-naming hand detector was (lab/RECORD.md), and name it in a model.json), results.csv, the log.
 #   BUDGET=480 RENDER_S=100 bash lab/gpu/detector.sh
 # A second call on the still-warm machine trains further on the same scenes (left in $W):
 #   SKIP_INSTALL=1 SKIP_RENDER=1 INIT=PATH/cards-det.pt LR0=0.005 BUDGET=285 bash ...

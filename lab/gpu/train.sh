@@ -3,7 +3,7 @@
 # Wheels, art and fonts are carried in .gpu/ (lab/gpu/setup.sh says what each is).
 # INIT=models: a warm start from the shipped networks (the classifier keeps their width).
 # DET_ARGS: more plan flags for the detector stage only, e.g. DET_ARGS="--imgsz 640" (the
-# next run docs/model-experiments.md 0.12.0 proposes: small indices learnt at their size).
+# next run lab/RECORD.md proposes: small indices learnt at their size).
 # Everything is fitted to BUDGET seconds: a smoke run first (fails in seconds, not minutes),
 # then as many scenes as RENDER_S allows, then the classifier and the detector side by side,
 # the detector on ultralytics' time budget. Outputs land in $OUT.

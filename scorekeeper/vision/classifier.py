@@ -55,8 +55,7 @@ def offered(first: Answer, second: Answer | None, maybe_prob: float) -> Answer |
     one tap adds it): the name the surer of the two gives, from `maybe_prob` up; None where
     neither names a card so surely. `second` None: the second was not asked.
 
-    Until 0.24.0 the offer was the first's answer whatever the second said; offering the
-    surer one doubles the missed cards one tap fixes on fans of real print
+    Offering the surer of the two, not the first's answer whatever the second said, doubles the missed cards one tap fixes on fans of real print
     (scorekeeper_lab.analyses.offer_rules; models/README.md)."""
     names = [a for a in (first, second) if a is not None and a[0] != "none"
              and a[1] >= maybe_prob]
@@ -78,7 +77,7 @@ class IndexClassifier:
     that look gives no answer of at least `sure` (None: all four turns for every crop). At
     0.95 no crop of the held-out, real-photo or bench frames changes its answer (card or
     not, which card) against four turns for all, and about half the looks are saved
-    (docs/model-experiments.md, "Unreleased — speed").
+    (lab/RECORD.md, the classifier's speed).
     """
 
     def __init__(self, path: Path, turns: bool = True, sure: float | None = None) -> None:

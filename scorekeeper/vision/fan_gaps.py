@@ -7,7 +7,7 @@ corner there too: a dim, worn or half-covered index the detector did not box. Th
 asks the classifiers about that place (`reader.CardReader`) and reads a card there as at
 any index, unless it names a card the frame reads already.
 
-Figures: docs/model-experiments.md (0.25.0).
+Figures: the lab's record (lab/RECORD.md, the looks at a hand).
 """
 
 from __future__ import annotations

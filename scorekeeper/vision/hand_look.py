@@ -3,7 +3,7 @@
 The frame's detector is taught to box an index only where most of it shows, so that it
 boxes nothing on the busy print of a table; under a fan's next card it boxes little. A
 detector taught the corners a fan leaves boxes many more of them, and also pieces of
-court pictures on the table (docs/model-experiments.md, 0.17.0–0.18.0). So that detector
+court pictures on the table (the lab's record, lab/RECORD.md). So that detector
 looks only where the first found a hand: three or more indices lying close together.
 The hand's region is cut from the frame, scaled so its indices come to the size the
 detector reads best, and what it boxes there that the first look did not is read as any
@@ -11,11 +11,11 @@ index is (`reader.CardReader`), unless it names a card the frame reads already.
 
 It runs with a model whose model.json names a hand detector (`detector.hand`: its ONNX
 file, threshold, index size and classes), on photos only (a fixed camera's frame has no
-time for it). The shipped one names the cards itself (0.27.0: trained on a GPU, its classes
-the 53 cards and the card): it also looks at the corners the first look boxed but the
+time for it). The shipped one names the cards itself (trained on a GPU, its classes the 53
+cards and the card): it also looks at the corners the first look boxed but the
 classifiers turned down, and its name reads only where the classifiers, shown its box,
-name the same card (from `detector.hand.agree`, 0.3 since 0.28.0), and never as a joker
-(docs/model-experiments.md, 0.26.0 to 0.28.0).
+name the same card (from `detector.hand.agree`, 0.3 in the shipped model), and never as
+a joker (lab/RECORD.md: the card-naming hand detector).
 """
 
 from __future__ import annotations
@@ -135,8 +135,8 @@ class HandLook:
         self.classes: set[int] = {INDEX}
         if names_cards(detector.names):
             self.names = tuple(detector.names)
-            # no joker: what it names a joker on a game table is court art (0.26.0 and
-            # 0.27.0 alike, docs/model-experiments.md); the first look still reads one
+            # no joker: what it names a joker on a game table is court art (measured on
+            # held-out game tables, lab/RECORD.md); the first look still reads one
             self.classes = set(range(len(CARD_CODES))) - {CARD_CODES.index(JOKER)}
 
     def indices(self, image: np.ndarray, index_dets: list[Detection],
@@ -159,7 +159,7 @@ class HandLook:
         given the same name by the classifiers shown the box (`told`, at `agree` or
         more). The detector sees the hand around a corner, the classifiers the corner
         alone, and two looks that agree are seldom both wrong (alone, its names added
-        19 false cards on 900 held-out scenes; docs/model-experiments.md, 0.27.0)."""
+        19 false cards on 900 held-out scenes; lab/RECORD.md)."""
         assert self.names is not None, "only a card-naming detector names a card"
         out = []
         for d, (code, prob) in zip(added, told, strict=True):

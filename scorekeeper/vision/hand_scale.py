@@ -8,8 +8,7 @@ down, in a hand or a row, is cropped again at its neighbours' size (`reader.Card
 and read there as any crop is. Chosen on the training designs' sets: on their fans
 (`synth fans --decks train --seed 61`) it reads 6 more of the 1496 cards under 40 %
 covered, with no more false ones, beside what `fan_gaps` adds; on their random scenes
-(`data/model-work/val2`) 7 more of 5375 cards and 2 more false (docs/model-experiments.md,
-0.25.0).
+(`data/model-work/val2`) 7 more of 5375 cards and 2 more false (lab/RECORD.md).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ Box = tuple[float, float, float, float]
 REACH = 1.5
 # Only a corner with at least this many neighbours is cropped again: one in a hand or a row.
 # Scattered cards' corners cropped again added false cards at a quarter of the cards they
-# added (the training designs' random scenes, docs/model-experiments.md, 0.25.0).
+# added (the training designs' random scenes, lab/RECORD.md).
 NEIGHBOURS = 2
 # A corner is cropped again only where its neighbours' size differs from its own box's by
 # this share or more (a smaller change gives about the same crop).

@@ -6,7 +6,7 @@ the same: two identical cards from two decks must stay two cards, and so must tw
 one rank inside one whole-card box.
 
 Where one card's corners lie is told by three things the frame holds (figures measured on
-rendered game tables and random scenes, 0.10.0 in docs/model-experiments.md):
+rendered game tables and random scenes, lab/RECORD.md):
 
 - the line between them runs along the card's diagonal, and an index box's shape says
   which way up the card lies (a tall box: portrait, a wide one: landscape), so that line's

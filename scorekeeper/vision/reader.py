@@ -58,9 +58,8 @@ MODELS = Path(__file__).resolve().parents[2] / "models"
 TRACE_EVENTS = ("on_detect", "on_hand_look")
 Trace = Callable[[list["Detection"]], None]
 # An answer from this up to the card threshold is offered to the players as a card that may
-# be there (`ReadResult.maybe`), never counted. On the held-out scenes 58 of the 265 cards
-# the 0.14.0 model misses or misreads are offered so, named right; 140 are offered in all
-# (docs/model-experiments.md, 0.14.0).
+# be there (`ReadResult.maybe`), never counted; the lab's record (lab/RECORD.md) says how many of
+# the misses it offers named right, and how many it offers in all.
 MAYBE_PROB = 0.3
 
 

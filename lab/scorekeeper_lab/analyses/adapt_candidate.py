@@ -32,7 +32,7 @@ def main() -> int:
     ap.add_argument("--hold-back", type=float, default=adapt_check.HOLD_BACK,
                     help="share of the deck's cards held back for the check")
     ap.add_argument("--composed", type=int, default=adapt.COMPOSED,
-                    help="composed crops of each card without one (0: none, as before 0.29.0)")
+                    help="composed crops of each card without one (0: none)")
     ap.add_argument("--models", type=Path, default=Path("models"))
     args = ap.parse_args()
 

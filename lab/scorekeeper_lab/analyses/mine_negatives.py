@@ -5,7 +5,7 @@
 
 A detector taught covered corners also boxes glyph-like print beside an index (a piece of a
 jack's court picture), and the classifier, which never saw such a crop as `none`, reads it
-as a card (0.17.0: 20 false jokers on the held-out game tables). The random background
+as a card (20 false jokers on the held-out game tables, RECORD.md). The random background
 `crops_from_dataset` cuts rarely lands there, so this cuts what the detector itself boxes:
 each index detection of the reader's own looks that meets no labelled corner (index,
 readable, covered or partial: IoU under 0.1 with each, and its centre in none) is cut as
@@ -14,7 +14,7 @@ the classifier cuts, `--copies` jittered times, labelled `none`, into an .npz th
 the training
 designs only: the held-out scenes and the game tables are measurements.
 
-Measured (docs/model-experiments.md, 0.18.0): taught these, the classifier still reads
+Measured (RECORD.md): taught these, the classifier still reads
 d1's boxes on the held-out design's court pictures as jokers (20 false cards on its game
 tables become 16): what fools it there is that design's art, which no mining of the
 training designs shows it. Game tables in the detector's own scenes did more (7).

@@ -4,10 +4,10 @@
         [--limit N] [--models models]
 
 A corner the first classifier reads under its card threshold, and the second does not read
-surely either, is offered to the players as a "maybe" (one tap adds it). Until 0.24.0 the
-offer was the first's answer, whatever the second said. For each rule below this reads the
-scenes as the reader of 0.24.0 did (detect, classify, the second look; not 0.25.0's looks
-at a hand, so its figures stay 0.24.0's) and counts the offers by where they lie: on a card
+surely either, is offered to the players as a "maybe" (one tap adds it). For each rule
+below this reads the scenes with the reader's first steps (detect, classify, the second
+classifier; not the looks at a hand, so its figures stay comparable across readers) and
+counts the offers by where they lie: on a card
 the reader missed (naming it: one tap fixes it; or naming another), on a card it read right
 (its other corner), on a card the figure does not ask for (a fan card 40 % or more covered,
 an index under 60 % in view: naming it or another), or on no card:
@@ -15,7 +15,7 @@ an index under 60 % in view: naming it or another), or on no card:
 - `first`: the first's answer, from `MAYBE_PROB` (0.3) up;
 - `surer`: the second's answer where it names a card more surely than the first does (or
   the first answers no card), from `MAYBE_PROB` up; the first's elsewhere (the reader's
-  rule since 0.24.0, `classifier.offered`);
+  rule, `classifier.offered`);
 - `second`: the second's answer wherever it names a card from `MAYBE_PROB` up; the first's
   elsewhere.
 

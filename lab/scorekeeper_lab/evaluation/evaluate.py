@@ -161,7 +161,7 @@ class DetectionTrace:
 
         `rivals`: the other labelled cards' index boxes. A detection is this card's only
         where no rival's index overlaps it more: in a tight fan the next card's index box
-        overlaps a card's own by 0.3–0.5, and until 0.25.0 a card whose own index was never
+        overlaps a card's own by 0.3–0.5, and counted otherwise a card whose own index was never
         boxed was charged to pairing when its neighbour's detection was read as the
         neighbour (23 of the 25 rendered fan cards "read as the card it joined")."""
         classifier = getattr(self.reader, "classifier", None)

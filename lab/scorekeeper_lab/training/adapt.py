@@ -82,7 +82,7 @@ SECOND_LOOK = ("What adapting gains is in the cards it trained on, seen again, w
                "photo back whole")
 SYNTHETIC = 3000  # crops of the other designs made for one run
 # share of the deck's index crops trained covered by another of its cards (a fan's look;
-# `training.covered`, since 0.15.0)
+# `training.covered`)
 COVERED = 0.4
 # composed crops of each card the deck has none of to train on (`training.composed`), drawn
 # together as often as one crop of a card it has

@@ -108,7 +108,7 @@ def _uniform(gen, shape: tuple[int, ...], lo: float, hi: float):
 
 def _hard_looks(x, gen, share: float):
     """A share of the batch as the real photos' corners the reader lost most often look
-    (docs/model-experiments.md, 0.22.0): dim grey paper of little contrast, motion blur,
+    (RECORD.md): dim grey paper of little contrast, motion blur,
     a thin object across the index (a pen, a finger's edge), deep shade across the corner.
     The rendered scenes light a card evenly and blur it gently, so none of these is in
     them; one of the four is drawn for each chosen crop, and its label is kept (a person
@@ -203,7 +203,7 @@ def train(x: np.ndarray, y: np.ndarray, out: Path, epochs: int = 8, batch: int =
     from torch import nn
 
     # OMP_NUM_THREADS=1 on a machine shared with other work: two threads that wait for
-    # each other under a busy scheduler took 25× longer a step (measured, 0.15.0)
+    # each other under a busy scheduler took 25× longer a step (measured: RECORD.md)
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "0")) or os.cpu_count() or 1)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)

@@ -2,7 +2,7 @@
 that rank, the suit pip from a card of that suit, both in the deck's print.
 
 A 53-way classifier fine-tuned on one photo of a deck learns the deck's "7" from the 7♠ it
-saw and does not carry it to the 7♥ it did not (measured: docs/decks.md, 0.20.0, the gain
+saw and does not carry it to the 7♥ it did not (measured: docs/decks.md, the gain
 in the cards trained on, none in the held-back ones). So every card of the deck without a
 training crop (the cards the install check holds back, a card the photo showed unboxed) is
 composed: a crop of its rank in another suit, its pip erased (inpainted from the paper

@@ -3,11 +3,11 @@
 The shipped classifier was taught an index whose suit pip is covered as no card, so it
 refuses most corners of a tight fan. Taught to read them (readable corners and tight fans),
 a classifier reads those fans far better but misreads more of an unseen design's whole
-indices (docs/model-experiments.md, 0.15.0–0.18.0). Asked only about the crops the first
+indices (RECORD.md). Asked only about the crops the first
 answers `none` or under its threshold, and counted only where it is sure, it keeps every
-figure of the first and adds what it reads of the fans (0.21.0). Trained in a second stage
+figure of the first and adds what it reads of the fans. Trained in a second stage
 on those doubted crops alone (and a tenth of the rest), as the reader asks it, it reads
-more of them (0.22.0's s6, shipped in 0.23.0).
+more of them (the record's s6, the shipped second).
 
     python -m scorekeeper_lab.training.second --work data/model-work --models models
 
@@ -40,7 +40,7 @@ THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 @dataclass(frozen=True)
 class SecondPlan:
-    """What the shipped second classifier was trained on (0.22.0's s6). Stage one: readable
+    """What the shipped second classifier was trained on (the record's s6). Stage one: readable
     random scenes, tight fans of the art decks in `fan_folders` folders and one of fans
     printed in the 12 procedural font decks, all crops, from the first classifier. Stage
     two: those and `font_folders - 1` more font-deck folders, only the crops the first

@@ -216,7 +216,7 @@ RESERVE_MINUTES = 7.0  # detector's final validation, export and eval: ~2 min me
 @dataclass(frozen=True)
 class Plan:
     """Sizes of one `make model` run: the CPU plan (the shipped model) ends within 2 hours
-    on 2 cores, cpu-long is the 0.2.0 model's longer schedule, and the GPU plan is what
+    on 2 cores, cpu-long is an early model's longer schedule, and the GPU plan is what
     a GPU machine (16 cores feeding it) trains in about 10 minutes."""
 
     train_images: int = 3000
@@ -253,10 +253,10 @@ PLANS = {
     "cpu": Plan(extra_epochs=(), cls_epochs=22, cls_extra_epochs=(), budget_minutes=115),
     # the shipped model: the cpu plan in bfloat16 (~1.7× the classifier's and ~1.6× the
     # detector's steps per minute), 32 classifier epochs, the rest to the detector, in 90
-    # minutes (the time that was left to run it in for 0.6.0; 84.4 min measured)
+    # minutes (84.4 min measured on 2 cores)
     "cpu-bf16": Plan(extra_epochs=(), cls_epochs=32, cls_extra_epochs=(), budget_minutes=90,
                      bf16=True),
-    # the 0.2.0 model's schedule: three detector and three classifier stages (~3.3 h)
+    # an early model's schedule: three detector and three classifier stages (~3.3 h)
     "cpu-long": Plan(extra_epochs=(4, 20), cls_extra_epochs=(4, 7)),
     # a warm start (`--init models`): the shipped networks trained further on freshly
     # rendered scenes, the classifier at a quarter of the peak rate for 14 epochs, the

@@ -195,11 +195,11 @@ class Style:
 
 DEFAULT = Style()
 LEGACY = Style(distractors=0.0, pip_min_visible=0.0)
-# the training scenes since 0.15.0: covered corners taught by what shows, more tight fans
+# the training scenes: covered corners taught by what shows, more tight fans
 READABLE = Style(readable=True, tight_fans=0.5)
 # what a person needs of a covered corner to read it: half of its rank glyph and half of its
 # suit pip (a 3 and a diamond each half hidden read at a glance; a third of a pip seen from
-# the side leaves a club and a spade alike, 0.15.0); under a quarter of the rank or a tenth
+# the side leaves a club and a spade alike); under a quarter of the rank or a tenth
 # of the pip nobody can, in between it is left untaught
 READ_RANK, READ_PIP = 0.5, 0.5
 UNREAD_RANK, UNREAD_PIP = 0.25, 0.1
