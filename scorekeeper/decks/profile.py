@@ -111,11 +111,11 @@ class DeckProfile:
 
     def second_state(self, models: Path) -> str:
         """What reads beside the deck's classifier. "alone": its install check read no
-        second (a deck adapted before the check read pairs), so none does; "checked": the models' second
-        is the very file its check read beside it; "newer": the models hold another (a
-        later release's), which reads beside it in that one's stead (a deck so read was
-        measured to read better than alone or generic, docs/decks.md; `deck adapt` checks the pair again); "none":
-        the models name no second."""
+        second (a deck adapted before the check read pairs), so none does; "checked": the
+        models' second is the very file its check read beside it; "newer": the models hold
+        another (a later release's), which reads beside it in that one's stead (a deck so
+        read was measured to read better than alone or generic, docs/decks.md; `deck adapt`
+        checks the pair again); "none": the models name no second."""
         if not self.pairs_second:
             return "alone"
         shipped = models_second(models)

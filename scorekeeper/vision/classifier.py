@@ -55,8 +55,9 @@ def offered(first: Answer, second: Answer | None, maybe_prob: float) -> Answer |
     one tap adds it): the name the surer of the two gives, from `maybe_prob` up; None where
     neither names a card so surely. `second` None: the second was not asked.
 
-    Offering the surer of the two, not the first's answer whatever the second said, doubles the missed cards one tap fixes on fans of real print
-    (scorekeeper_lab.analyses.offer_rules; models/README.md)."""
+    Offering the surer of the two, not the first's answer whatever the second said,
+    doubles the missed cards one tap fixes on fans of real print (the lab's offer_rules
+    analysis; models/README.md)."""
     names = [a for a in (first, second) if a is not None and a[0] != "none"
              and a[1] >= maybe_prob]
     return max(names, key=lambda a: a[1]) if names else None

@@ -7,8 +7,8 @@ had a crop of (a labels line's `unboxed`).
         DIR NAME SCENES \
         [--seed 0]
 
-docs/decks.md (what adapting a deck from one photo gains) was measured with it: the gain is in the cards the deck
-trained on, which is why a check on held-back cards cannot see it.
+docs/decks.md (what adapting a deck from one photo gains) was measured with it: the gain
+is in the cards the deck trained on, which is why a check on held-back cards cannot see it.
 """
 
 from __future__ import annotations
