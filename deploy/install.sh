@@ -121,18 +121,22 @@ git_src() { git -c safe.directory="$SRC" -C "$SRC" "$@"; }
 
 # The files to install, NUL-separated, relative to $SRC: what git tracks when the source is a
 # git checkout (so a venv, data, tokens or notes lying in the folder are never copied), else
-# the fixed SOURCE_PATHS. models/ is installed apart (copy_models). safe.directory: under
-# sudo, git refuses a checkout that another user owns.
+# the fixed SOURCE_PATHS. models/ is installed apart (copy_models); the lab (lab/: training
+# and evaluation) only --with-training. safe.directory: under sudo, git refuses a checkout
+# that another user owns.
 list_sources() {
-  local path
+  local path lab=':(exclude)lab'
+  if [[ $TRAINING -eq 1 ]]; then lab=.; fi
   if command -v git >/dev/null && git_src rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     say "installing the files git tracks in $SRC" >&2
-    git_src ls-files -z --cached -- . ':(exclude)models' | while IFS= read -r -d '' path; do
+    git_src ls-files -z --cached -- . ':(exclude)models' "$lab" | while IFS= read -r -d '' path; do
       if [[ -e $SRC/$path ]]; then printf '%s\0' "$path"; fi  # deleted, not committed yet
     done
   else
-    say "$SRC is no git checkout: installing ${SOURCE_PATHS[*]}" >&2
-    for path in "${SOURCE_PATHS[@]}"; do
+    local paths=("${SOURCE_PATHS[@]}")
+    if [[ $TRAINING -eq 1 ]]; then paths+=(lab); fi
+    say "$SRC is no git checkout: installing ${paths[*]}" >&2
+    for path in "${paths[@]}"; do
       if [[ -e $SRC/$path ]]; then printf '%s\0' "$path"; fi
     done
   fi
@@ -233,8 +237,6 @@ run_pip() {
 }
 
 install_package() {
-  local target=$OPT/src
-  if [[ $TRAINING -eq 1 ]]; then target="$OPT/src[train]"; fi
   say "installing scorekeeper and its runtime dependencies into $VENV"
   if [[ $TRAINING -eq 1 ]]; then
     # The torch pair the Makefile pins for aarch64: a bare `torch` pulls a build that breaks.
@@ -242,9 +244,15 @@ install_package() {
       --constraint "$OPT/constraints.txt" torch==2.9.1 torchvision==0.24.1
   fi
   run_pip "scorekeeper's dependencies" install --quiet --upgrade \
-    --constraint "$OPT/constraints.txt" "$target"
+    --constraint "$OPT/constraints.txt" "$OPT/src"
   # Same version number on an upgrade: force the new code in, leave the dependencies be.
   run_pip "scorekeeper itself" install --quiet --no-deps --force-reinstall "$OPT/src"
+  if [[ $TRAINING -eq 1 ]]; then
+    # the lab beside the runtime: "Improve this deck" runs its deck-adapt
+    run_pip "the lab's dependencies (--with-training)" install --quiet --upgrade \
+      --constraint "$OPT/constraints.txt" "$OPT/src/lab"
+    run_pip "the lab itself" install --quiet --no-deps --force-reinstall "$OPT/src/lab"
+  fi
 }
 
 # NCNN runs the detector about twice as fast as ONNX Runtime on the Pi's cores; use it

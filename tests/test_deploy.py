@@ -88,7 +88,8 @@ def test_install_lays_out_a_fake_root_and_a_rerun_keeps_config_and_data(tmp_path
     assert (settings.port, settings.model_runtime) == (8000, "onnx")
     log = (tmp_path / "pip.log").read_text()
     assert f"--constraint {opt}/constraints.txt {opt}/src\n" in log  # runtime deps only
-    assert "[train]" not in log
+    assert "[train]" not in log and "src/lab" not in log
+    assert (opt / "src" / "scorekeeper").is_dir() and not (opt / "src" / "lab").exists()
 
     config = etc / "config.toml"
     config.write_text(config.read_text().replace("port = 8000", "port = 9000  # mine"))
@@ -102,7 +103,8 @@ def test_install_lays_out_a_fake_root_and_a_rerun_keeps_config_and_data(tmp_path
     assert "<port>9000</port>" in avahi
     assert (root / "etc/hostname").read_text() == "scorekeeper\n"
     assert "127.0.1.1\tscorekeeper" in (root / "etc/hosts").read_text()
-    assert f"{opt}/src[train]" in (tmp_path / "pip.log").read_text()
+    assert f"{opt}/src/lab\n" in (tmp_path / "pip.log").read_text()  # the lab beside it
+    assert (opt / "src" / "lab" / "pyproject.toml").is_file()
 
     config.write_text(config.read_text().replace("[camera]\n", "[camera]\nfps = 30\n"))
     done = install(root, "--no-apt", "--no-systemd")

@@ -25,7 +25,7 @@ DetectorFactory = Callable[[Any, tuple[str, ...]], Detector]
 DETECTORS: Registry[Plugin[DetectorFactory]] = Registry("detector runtime", [
     Plugin("onnx", OnnxConfig, OnnxDetector),  # the default, x86 and Pi alike
     Plugin("ncnn", NcnnConfig, NcnnDetector),  # fastest on a Pi's ARM cores
-    Plugin("torch", TorchConfig, TorchDetector),  # training-time checks (the `train` extra)
+    Plugin("torch", TorchConfig, TorchDetector),  # training-time checks (the lab installed)
 ])
 
 if TYPE_CHECKING:

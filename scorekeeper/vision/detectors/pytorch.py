@@ -21,7 +21,7 @@ class TorchDetector:
         from scorekeeper.vision.ultralytics_env import prepare
 
         prepare()
-        # untyped handles: the `train` extra may be missing where this is type-checked
+        # untyped handles: the lab (ultralytics) may be missing where this is type-checked
         torch_utils: Any = importlib.import_module("ultralytics.utils.torch_utils")
         ultralytics: Any = importlib.import_module("ultralytics")
 

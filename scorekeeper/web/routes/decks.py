@@ -64,7 +64,7 @@ BODY_LIMITS = {ENROL_PHOTO: UPLOAD_BODY}  # the photo and the multipart framing
 BUSY: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "A deck is being adapted already (or none is, "
                                            "to cancel)"},
-    503: {"model": Problem, "description": "This server cannot adapt (no training extra)"},
+    503: {"model": Problem, "description": "This server cannot adapt (the lab is not installed)"},
 }
 ENROL: dict[int | str, dict[str, Any]] = {
     404: {"model": Problem, "description": "No such enrolment (or photo of it)"},
