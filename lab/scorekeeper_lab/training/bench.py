@@ -59,9 +59,3 @@ def table_with_cards(size: tuple[int, int], cards: int, seed: int = 0, tiles: in
             break
     assert best is not None
     return best
-
-
-def frame_with_cards(size: tuple[int, int], cards: int, seed: int = 0,
-                     tiles: int = 1) -> np.ndarray:
-    """`table_with_cards`' image alone."""
-    return table_with_cards(size, cards, seed, tiles)[0]
