@@ -60,7 +60,7 @@ async def listen(client: httpx.AsyncClient, gid: int, last: int, ready: asyncio.
 async def run(url: str, clients: int, hands: int) -> tuple[list[float], list[float], int]:
     limits = httpx.Limits(max_connections=clients + 10, max_keepalive_connections=clients + 10)
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
-        body = {"variant": "rummy", "players": ["Ann", "Bob"], "settings": {"target": 10**9}}
+        body = {"variant": "rummy", "players": ["Ann", "Bob"], "settings": {"target": 100_000}}
         gid = (await client.post("/api/games", json=body, headers=ADMIN)).json()["id"]
         readies = [asyncio.Event() for _ in range(clients)]
         arrivals: list[dict[int, float]] = [{} for _ in range(clients)]

@@ -11,7 +11,11 @@ and printing p50/p99/max latency and failures:
   request line and nothing more, more than the server has places for, probed for up to 8 s
   (before the request-head deadline closes them);
 - flood kept up: the same, but every socket the server closes is opened again at once,
-  probed for `--seconds`;
+  probed for `--seconds`; then the same kept up in each of the other `--shapes`:
+  `bodies` (a photo's upload to the public knock check begun, then one byte every
+  `--trickle-s` seconds, under the 20 s a body may stall), `keep-alives` (a whole request
+  answered, then the connection left open) and `streams` (live event streams of one game,
+  kept open; a new phone's own stream is tried too);
 - qr: `--qr-clients` threads ask for QR codes of distinct 500-character texts;
 - bomb: one 20 000 × 20 000 PNG upload (55 KB; 1.2 GB decoded): its answer and time.
 
@@ -19,7 +23,7 @@ and the server's resident memory (VmRSS now, VmHWM peak) after each. The card mo
 pointed at an empty folder, so a bomb that gets through is decoded but never read.
 
     .venv/bin/python benchmarks/bench_flood.py [--connections 1100] [--addresses 20]
-        [--file-limit 1024] [--seconds 15]
+        [--file-limit 1024] [--seconds 15] [--shapes heads,bodies,keep-alives,streams]
 """
 
 from __future__ import annotations
@@ -111,48 +115,74 @@ def probe(url: str, seconds: float, busy: Callable[[], bool] = lambda: True) -> 
 
 
 HALF = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"  # the blank line never comes
+GAME = 1  # a Chicago game, so that the knock check reads the body
+# each shape: what a flood socket sends on opening, and whether it then trickles a byte
+SHAPES: dict[str, tuple[bytes, bool]] = {
+    "heads": (HALF, False),
+    "bodies": (f"POST /api/games/{GAME}/knock-check HTTP/1.1\r\nHost: x\r\n"
+               f"Content-Type: multipart/form-data; boundary=b\r\n"
+               f"Content-Length: 1000000\r\n\r\n--b\r\nContent-Disposition: form-data; "
+               f"name=\"image\"; filename=\"hand.jpg\"\r\n"
+               f"Content-Type: image/jpeg\r\n\r\n".encode() + b"\xff\xd8", True),
+    "keep-alives": (b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n", False),
+    "streams": (f"GET /api/games/{GAME}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode(), False),
+}
 
 
 def flood(server: ServerProcess, n: int, addresses: int, seconds: float, *,
-          refill: bool) -> None:
-    """`n` half-sent requests from `addresses` addresses while a new phone probes; `refill`:
-    any the server closes is opened again at once (a flood kept at full strength)."""
+          refill: bool, shape: str = "heads", trickle_s: float = 15.0) -> None:
+    """`n` sockets of `shape` from `addresses` addresses while a new phone probes;
+    `refill`: any the server closes is opened again at once (a flood kept at full
+    strength). Whatever the server sends on a socket it keeps open is read and dropped."""
     host, port = server.url.removeprefix("http://").split(":")
     sources = [f"127.0.0.{2 + i % addresses}" for i in range(n)]
     selector = selectors.DefaultSelector()
+    opening, trickles = SHAPES[shape]
 
     def open_one(source: str) -> None:
         sock = socket.create_connection((host, int(port)), timeout=5,
                                         source_address=(source, 0))
-        sock.sendall(HALF)
+        sock.sendall(opening)
         sock.setblocking(False)
         selector.register(sock, selectors.EVENT_READ, source)
 
     began = time.monotonic()
     for source in sources:
-        open_one(source)
-    print(f"flood{' kept up' if refill else ''}: {n} half-sent requests from {addresses} "
-          f"addresses open in {time.monotonic() - began:.2f} s")
+        with suppress(OSError):
+            open_one(source)
+    print(f"flood{' kept up' if refill else ''}: {n} {shape} from {addresses} addresses "
+          f"open in {time.monotonic() - began:.2f} s")
     stop = threading.Event()
     reopened = [0]
 
     def keep_up() -> None:
+        next_trickle = time.monotonic() + trickle_s
         while refill and not stop.is_set():
             for key, _ in selector.select(0.05):
                 sock = key.fileobj
                 assert isinstance(sock, socket.socket)
+                got = b""
                 with suppress(OSError):
-                    sock.recv(4096)
+                    got = sock.recv(65536)
+                if got:
+                    continue  # an answer on a socket kept open: a keep-alive, a stream
                 selector.unregister(sock)
                 sock.close()
                 with suppress(OSError):
                     open_one(key.data)
                     reopened[0] += 1
+            if trickles and time.monotonic() >= next_trickle:
+                next_trickle += trickle_s
+                for key in list(selector.get_map().values()):
+                    with suppress(OSError):
+                        key.fileobj.send(b"x")  # type: ignore[union-attr]
 
     refiller = threading.Thread(target=keep_up)
     refiller.start()
     try:
         print(f"  {probe(server.url, seconds)}")
+        if shape == "streams":
+            print(f"  a new phone's own live stream: {new_stream(server.url)}")
     finally:
         stop.set()
         refiller.join()
@@ -162,6 +192,28 @@ def flood(server: ServerProcess, n: int, addresses: int, seconds: float, *,
     for key in list(selector.get_map().values()):
         key.fileobj.close()  # type: ignore[union-attr]
     selector.close()
+
+
+def new_stream(url: str) -> str:
+    """A new phone opens the game's live stream: its status, and whether the game came."""
+    host, port = url.removeprefix("http://").split(":")
+    answer = b""
+    try:
+        with socket.create_connection((host, int(port)), timeout=2,
+                                      source_address=(PHONE, 0)) as sock:
+            sock.sendall(SHAPES["streams"][0])
+            while not (b" 200 " in answer.split(b"\r\n", 1)[0] and b"data:" in answer) \
+                    and not (b"\r\n\r\n" in answer and b" 200 " not in answer[:16]):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+    except OSError as exc:
+        return f"failed ({exc}) after {answer[:40]!r}"
+    status = answer.split(b"\r\n", 1)[0].decode(errors="replace")
+    body = answer.partition(b"\r\n\r\n")[2]
+    came = " 200 " in status and b"data:" in body
+    return f"{status}{', the game came' if came else ''}"
 
 
 def qr_load(server: ServerProcess, clients: int, seconds: float) -> None:
@@ -212,6 +264,9 @@ def main() -> None:
     parser.add_argument("--file-limit", type=int, default=1024)
     parser.add_argument("--qr-clients", type=int, default=8)
     parser.add_argument("--qr-seconds", type=float, default=8)
+    parser.add_argument("--shapes", default="heads,bodies,keep-alives,streams",
+                        help="the floods kept up, each for --seconds")
+    parser.add_argument("--trickle-s", type=float, default=15.0)
     args = parser.parse_args()
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.connections + 1000), hard))
@@ -220,12 +275,18 @@ def main() -> None:
         server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN,
                               file_limit=args.file_limit)
         try:
+            with httpx.Client(base_url=server.url, timeout=5) as client:
+                client.post("/api/games", json={"variant": "chicago", "players": ["A", "B"]},
+                            headers=ADMIN).raise_for_status()
             print(f"idle: {probe(server.url, 3)}")
             print(f"  server {memory_mib(server.pid)}")
             # before the request-head deadline (10 s) closes them all
             flood(server, args.connections, args.addresses, min(args.seconds, 8), refill=False)
             time.sleep(12)  # the held sockets are gone (closed above, or by the deadline)
-            flood(server, args.connections, args.addresses, args.seconds, refill=True)
+            for shape in args.shapes.split(","):
+                flood(server, args.connections, args.addresses, args.seconds, refill=True,
+                      shape=shape, trickle_s=args.trickle_s)
+                time.sleep(2)  # the flood's sockets closed, its requests ended
             if args.qr_clients:
                 qr_load(server, args.qr_clients, args.qr_seconds)
             bomb(server)

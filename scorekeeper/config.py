@@ -44,6 +44,8 @@ KEYS: dict[str, str] = {
     "decks.default": "default_deck",
     "decks.learn_from_scans": "learn_from_scans",
     "decks.learned_max": "learned_max",
+    "photos.memory_mb": "photo_memory_mb",
+    "photos.reads_at_once": "photo_reads",
     "club.url": "club_url",
     "club.token_file": "club_token_file",
     "club.server": "club_server",

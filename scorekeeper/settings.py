@@ -63,6 +63,15 @@ class Settings(BaseSettings):
                                      description="the deck a new game reads with unless it "
                                                  "names one (`scorekeeper deck list`)")
     learn_from_scans: bool = True
+    # Photos (web/http/decodes.py): what decoding and reading them may hold at once. At the
+    # defaults a Pi's server stays within about 300 MiB of its idle size whatever is sent:
+    # the card reader needs about 100 MiB a read besides the photo, and spreads one read
+    # over every core, so a second read at once would cost that again for little speed.
+    photo_memory_mb: int = Field(default=128, ge=16, le=65536,
+                                 description="MiB the photos being decoded and read may hold "
+                                             "together; a bigger JPEG is read smaller")
+    photo_reads: int = Field(default=1, ge=1, le=64, description="photos decoded or read at "
+                                                                 "once; the rest wait their turn")
     learned_max: int = Field(default=2000, ge=0, description="examples learned from play kept "
                                                              "per deck; the oldest go first")
     # Club night (docs/club.md): a table forwards its games to `club_url`; a club server

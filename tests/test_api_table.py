@@ -94,7 +94,7 @@ def test_a_deleted_game_is_hidden_kept_and_brought_back(client: TestClient) -> N
     assert listed(client) == {keep: "in_play"}
     # kept: its page still answers (so the undo can reopen it), its hands all there
     assert client.get(f"/api/games/{gone}").json()["hands"][0]["n"] == 1
-    assert client.delete(f"/api/games/{gone}", headers=ADMIN).status_code == 422  # already
+    assert client.delete(f"/api/games/{gone}", headers=ADMIN).status_code == 409  # already
     r = client.post(f"/api/games/{gone}/reopen", headers=at(2))
     assert r.status_code == 200 and r.json()["state"] == "in_play"
     assert listed(client) == {gone: "in_play", keep: "in_play"}

@@ -187,7 +187,7 @@ def test_a_crash_between_creating_and_mapping_a_game_adopts_it(club: TestClient)
     with store.database.transaction() as tx:
         tx.execute("INSERT INTO club_creating (table_id, table_game_id, after_game_id)"
                    " VALUES (1, 1, 0)")
-    orphan = store.create("rummy", ["Ann", "Bob"], {"target": 10**9})["id"]
+    orphan = store.create("rummy", ["Ann", "Bob"], {"target": 100_000})["id"]
     assert acked(sync(club, token, [setup(1)], events(1, [1]))) == {1: 1}
     assert club_game_ids(store, "table-1") == {1: orphan}
     assert len(store.games()) == 1

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from scorekeeper.rules.settings import MAX_TARGET
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.app import create_app
 
 CARDS = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC"]
-TARGET = {"target": 10**9}  # a game that never ends, however many hands
+TARGET = {"target": MAX_TARGET}  # a game that never ends, however many hands
 
 
 def hand(i: int) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import Game, RulesError, game_from_events
+from scorekeeper.rules import Game, GameDeleted, RulesError, game_from_events
 from tests.test_game import CAT_20, LOOSE, MELDED, chicago_hand
 
 OUT = {"type": "hand", "players": [{"name": "Ann", "hand": [], "went_out": True},
@@ -14,7 +14,7 @@ OUT = {"type": "hand", "players": [{"name": "Ann", "hand": [], "went_out": True}
 
 
 def rummy(*events: dict) -> Game:
-    game = Game("rummy", ["Ann", "Bob", "Cat"], {"target": 10**6})
+    game = Game("rummy", ["Ann", "Bob", "Cat"], {"target": 100_000})
     for event in events:
         game.apply(event)
     return game
@@ -80,7 +80,7 @@ def test_finish_abandon_delete_and_reopen_undo_each_end() -> None:
             game.apply(refused)
     game.apply({"type": "end", "how": "deleted"})
     assert game.snapshot()["state"] == "deleted"
-    with pytest.raises(RulesError, match="already deleted"):
+    with pytest.raises(GameDeleted, match="reopen it first"):
         game.apply({"type": "end", "how": "deleted"})
     game.apply({"type": "reopen"})
     assert game.snapshot()["state"] == "finished"  # the delete undone: finished again
@@ -114,5 +114,5 @@ def test_the_replay_of_the_log_gives_the_same_game() -> None:
            {"type": "end", "how": "finished"}]
     live = rummy(*log)
     again = game_from_events({"variant": "rummy", "players": ["Ann", "Bob", "Cat"],
-                              "settings": {"target": 10**6}}, log)
+                              "settings": {"target": 100_000}}, log)
     assert again.snapshot() == live.snapshot()

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,7 +23,7 @@ from scorekeeper import cli
 from scorekeeper.config import main as config_main
 from scorekeeper.config import read_config
 from scorekeeper.settings import Settings
-from scorekeeper.store import GameStore, admin
+from scorekeeper.store import GameStore, RequestKey, Written, admin
 from scorekeeper.store.database import redact, scrub
 from scorekeeper.store.faults import StoreError, StoreFault, explain
 from scorekeeper.store.opener import open_database
@@ -286,3 +287,65 @@ def test_cli_db_commands_take_a_url(pg_url: str, tmp_path: Path,
     out = capsys.readouterr().out
     assert "0 games, 0 events" in out and "pg_dump" in out
     assert len(list((tmp_path / "backups").glob("*.dump"))) == 1
+
+
+def test_two_servers_creating_under_one_key_make_one_game(pg_url: str) -> None:
+    """Two stores (two servers) create with one Idempotency-Key at the same moment: one game,
+    and the other gets its answer as a replay, never a constraint's error."""
+    one, two = GameStore(pg_url), GameStore(pg_url)
+    try:
+        for round_ in range(8):
+            key = RequestKey(f"new-game-{round_}", "same request")
+            gate = threading.Barrier(2)
+            got: list[Written | BaseException] = []
+
+            def create(store: GameStore, key: RequestKey = key,
+                       gate: threading.Barrier = gate, got: list[Any] = got) -> None:
+                gate.wait()
+                try:
+                    got.append(store.create_once("rummy", ["Ann", "Bob"], request=key))
+                except BaseException as exc:  # noqa: BLE001 - reported below
+                    got.append(exc)
+
+            threads = [threading.Thread(target=create, args=(s,)) for s in (one, two)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            written = [w for w in got if isinstance(w, Written)]
+            assert len(written) == 2, got
+            assert written[0].answer == written[1].answer
+            assert sorted(w.replayed for w in written) == [False, True]
+        assert len(one.games()) == 8
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_database_error_is_refused_without_the_databases_words(
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A real unique violation (the key written twice) while saving: a 503 in words, with
+    neither the URL (user, host, database), nor the constraint, nor a stack."""
+    from scorekeeper.store import games
+
+    def twice(tx: Any, scope: int, request: RequestKey, answer: Any, now: Any) -> None:
+        for _ in range(2):
+            tx.execute("INSERT INTO request_keys (game_id, key, fingerprint, answer, "
+                       "created_at) VALUES (?, ?, '', '{}', '')", (scope, request.key))
+
+    settings = Settings(data_dir=tmp_path, db=with_password(pg_url), camera="none")
+    with TestClient(create_app(settings, token="t")) as client:
+        admin = {"Authorization": "Bearer t", "Idempotency-Key": "k1"}
+        gid = client.post("/api/games", json={"variant": "rummy", "players": ["Ann", "Bob"]},
+                          headers={"Authorization": "Bearer t"}).json()["id"]
+        monkeypatch.setattr(games, "remember", twice)
+        r = client.post(f"/api/games/{gid}/hands", json={"players": HAND}, headers=admin)
+    assert r.status_code == 503 and r.json()["code"] == "storage_failed", r.text
+    database = pg_url.split("?")[0].rsplit("/", 1)[1]
+    for leak in ("postgresql://", "postgres@", database, "pkey", "request_keys",
+                 "duplicate key", "Traceback", SECRET):
+        assert leak not in r.text, leak
+    assert r.json()["detail"] == "the scorekeeper cannot save: the database refused it " \
+                                 "(the server’s log says why)"
+    assert "request_keys_pkey" in caplog.text and SECRET not in caplog.text

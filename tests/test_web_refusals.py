@@ -129,7 +129,8 @@ def test_every_refusal_is_made_with_a_listed_code() -> None:
         "knock_hand_size", "idempotency_key_reused", "json_malformed", "game_changed",
         "game_not_found", "storage_failed", "camera_failed", "live_full", "live_client_full",
         "body_too_large", "body_too_slow", "http_error", "unexpected", "settings_invalid",
-        "variant_unknown", "name_empty", "name_too_long", "name_broken", "name_control"}
+        "variant_unknown", "name_empty", "name_too_long", "name_broken", "name_control",
+        "game_deleted", "head_too_large", "request_malformed"}
     assert unused == set()
 
 

@@ -9,7 +9,7 @@ starts fast.
 from scorekeeper.rules.cards import Card, CardError, parse_card, parse_cards
 from scorekeeper.rules.chicago import KnockHandSize
 from scorekeeper.rules.errors import RulesError
-from scorekeeper.rules.game import Game, game_from_events
+from scorekeeper.rules.game import Game, GameDeleted, game_from_events
 from scorekeeper.rules.scoring import score_hand, score_line
 from scorekeeper.rules.variants import VARIANTS, Variant, parse_settings, variant
 
@@ -18,6 +18,7 @@ __all__ = [
     "Card",
     "CardError",
     "Game",
+    "GameDeleted",
     "KnockHandSize",
     "RulesError",
     "Variant",

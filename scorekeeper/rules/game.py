@@ -25,6 +25,19 @@ MOST_STORED = 8  # the most players any game could be created with
 ENDINGS = ("finished", "abandoned", "deleted")
 
 
+class GameDeleted(RulesError):
+    """An event other than `reopen` sent to a deleted game (409 in the API).
+
+    A deleted game is hidden, not gone: a correction, a rename or new settings there would
+    change a game nobody sees, and be sent to whoever still watches it. So nothing changes
+    it until it is reopened, and every write says so with this one refusal."""
+
+    code = "game_deleted"
+
+    def __init__(self) -> None:
+        super().__init__("the game was deleted: reopen it first; nothing was saved")
+
+
 @dataclass
 class _Replay:
     results: list[dict[str, Any]]
@@ -99,6 +112,16 @@ class Game:
     def copy(self) -> Game:
         return copy.deepcopy(self)
 
+    def fork(self) -> Game:
+        """A copy to apply an event to, leaving this game as it was: the store's write.
+
+        `copy` copies every hand, which made each write cost the length of the game. An
+        event never changes the game's parts in place (it replaces its hands, state, names
+        and settings with new ones), except the list of ends, which is copied here."""
+        twin = copy.copy(self)
+        twin._ends = list(self._ends)
+        return twin
+
     # -- replay ---------------------------------------------------------------------------
     def _canonical(self, raw: object) -> list[PlayerHand]:
         players = parse_players(raw, with_total=False)
@@ -162,7 +185,12 @@ class Game:
         `stored` says, per hand, whether it was read back from the store (default: as now).
         """
         stored = self._stored if stored is None else stored
-        canonical = [[_input_json(p) for p in self._canonical(h)] for h in hands]
+        # a hand the game already holds (the same list: an append, undo or correction keeps
+        # the others) is canonical already; reading every hand again made each event cost
+        # the length of the game, and a replay its square
+        held = {id(h) for h in self.hands}
+        canonical = [h if id(h) in held else [_input_json(p) for p in self._canonical(h)]
+                     for h in hands]
         keep = 0
         if reuse:
             while (keep < min(len(canonical), len(self.hands))
@@ -185,6 +213,8 @@ class Game:
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise malformed("an event needs a 'type'", "type", "missing")
         kind = event["type"]
+        if self.ended == "deleted" and kind != "reopen" and not stored:
+            raise GameDeleted
         if kind in ("hand", "undo", "dealer") and self._ends:
             raise RulesError(f"the game was {self._ends[-1]}; reopen it first", "game_ended",
                              how=self._ends[-1])
@@ -232,10 +262,7 @@ class Game:
             if how not in ENDINGS:
                 raise malformed(f"a game ends {', '.join(ENDINGS)}, not {shown(how)}", "how",
                                 "invalid")
-            if how == "deleted":
-                if self._ends and self._ends[-1] == "deleted":
-                    raise RulesError("the game was already deleted", "game_deleted")
-            elif self._ends or self._state.game_over:
+            if how != "deleted" and (self._ends or self._state.game_over):
                 raise RulesError("the game is already over", "game_already_over")
             self._ends.append(how)
         else:
@@ -384,4 +411,4 @@ def game_from_events(created: dict[str, Any], events: list[dict[str, Any]]) -> G
     return game
 
 
-__all__ = ["Game", "game_from_events"]
+__all__ = ["Game", "GameDeleted", "game_from_events"]

@@ -25,10 +25,20 @@ class VariantSettings(BaseModel):
 
 S = TypeVar("S", bound=VariantSettings)
 
+# The largest numbers a setting may take, so that every total stays an exact integer on the
+# page (JavaScript's numbers are exact to 2**53): a game ends at its target, after its
+# hands, or (Chicago) when a player reaches the elimination total, so a total is at most
+# its bound plus one hand's points. Each is past anything a table plays.
+MAX_TARGET = 100_000  # points: a thousand hands of 100; beyond it a target only means "never"
+MAX_HANDS = 1_000     # hands of a game played to a number of hands: weeks of evenings
+# a knock penalty of 101 puts any knocker out under either elimination total (100, 101);
+# a larger one would mean nothing more
+MAX_KNOCK_PENALTY = 101
+
 
 class ChicagoSettings(VariantSettings):
     knocker_tie: Literal["safe", "penalised"] = "safe"
-    knock_penalty: int = Field(default=15, ge=0)
+    knock_penalty: int = Field(default=15, ge=0, le=MAX_KNOCK_PENALTY)
     elimination_total: Literal[100, 101] = 100
     instant_win: Literal["seven_of_a_kind", "any_seven_card_meld", "off"] = "seven_of_a_kind"
     knocker_shows: Literal["best_seven", "as_shown"] = "best_seven"
@@ -42,8 +52,8 @@ class RummySettings(VariantSettings):
     variant: ClassVar[Literal["rummy", "rummy10"]] = "rummy"
     ace: Literal["low", "high_or_low"] = "low"
     final_discard_required: bool = False
-    target: int = Field(default=150, gt=0)
-    hands: int | None = Field(default=None, gt=0)
+    target: int = Field(default=150, gt=0, le=MAX_TARGET)
+    hands: int | None = Field(default=None, gt=0, le=MAX_HANDS)
 
     @property
     def high_ace(self) -> bool:
@@ -93,7 +103,7 @@ class Rummy500Settings(VariantSettings):
     scoring: Literal["standard", "5-10-15"] = "standard"
     ace: Literal["high_or_low", "low"] = "high_or_low"
     floating: bool = False
-    target: int = Field(default=500, gt=0)
+    target: int = Field(default=500, gt=0, le=MAX_TARGET)
 
 
 MAX_PROBLEMS = 3  # a reply names the first few problems, never thousands
@@ -197,7 +207,9 @@ def _refuse(variant: str, problems: list[Problem]) -> RulesError:
 def validate_settings(variant: str, model: type[S], raw: object, *,
                       lenient: bool = False) -> S:
     """`model` from JSON, refused in players' words; `lenient` reads settings stored before
-    true/false was refused in a number's place as they were read then (true as 1)."""
+    true/false was refused in a number's place as they were read then (true as 1), and
+    numbers stored before they had a largest value as they were (a game of them still
+    replays: refusing its settings now would lose it)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -211,6 +223,9 @@ def validate_settings(variant: str, model: type[S], raw: object, *,
     try:
         return model.model_validate(raw, strict=False)
     except ValidationError as exc:
+        if lenient and (over := _over_largest(exc, raw)):
+            within = {k: v for k, v in raw.items() if k not in over}
+            return model.model_validate(within, strict=False).model_copy(update=over)
         raise _refuse(variant, [
             (f"setting {'.'.join(str(p) for p in err['loc']) or 'settings'}"
              f"={shown(err.get('input'))}: {plain_message(err)}",
@@ -218,3 +233,13 @@ def validate_settings(variant: str, model: type[S], raw: object, *,
               **problem_reason(err, _options(model.model_fields.get(str(err["loc"][0]))
                                              if err["loc"] else None))})
             for err in exc.errors()]) from None
+
+
+def _over_largest(exc: ValidationError, raw: dict[str, Any]) -> dict[str, Any]:
+    """The settings refused only for being over their largest value (whole numbers, as
+    stored), when those are all the problems; else {}."""
+    errors = exc.errors()
+    over = {str(e["loc"][0]): raw.get(str(e["loc"][0])) for e in errors
+            if e["type"] == "less_than_equal" and len(e["loc"]) == 1}
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in over.values())
+    return over if len(over) == len(errors) and whole else {}

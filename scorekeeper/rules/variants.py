@@ -86,6 +86,7 @@ class SettingSchema:
     options: tuple[Any, ...] | None = None  # choice and boolean: the allowed values
     min: int | None = None  # integer: the least allowed value
     optional: bool = False  # integer: may be left empty (null)
+    max: int | None = None  # integer: the largest allowed value
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,11 @@ class Variant(Generic[S]):
         accepted = tuple(v for v in PROBE if self.accepts(key, v))
         if len(accepted) <= FEW:
             return SettingSchema(key, "choice", default, accepted)
-        return SettingSchema(key, "integer", default, min=accepted[0], optional=optional)
+        # the Field's `le` (pydantic keeps it as a constraint among the field's metadata)
+        largest = next((m.le for m in info.metadata if isinstance(getattr(m, "le", None), int)),
+                       None)
+        return SettingSchema(key, "integer", default, min=accepted[0], optional=optional,
+                             max=largest)
 
     def options(self, key: str) -> tuple[Any, ...]:
         """The values a setting with a finite choice allows; RulesError for any other."""

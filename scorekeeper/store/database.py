@@ -72,6 +72,12 @@ class Database(ABC):
         self.close()
 
     @abstractmethod
+    def claim(self, tx: Tx, name: str) -> None:
+        """Hold `name` until `tx` ends: a transaction of another process that claims the
+        same name waits for this one to end (two servers creating a game under one
+        Idempotency-Key: the second then finds the first's answer)."""
+
+    @abstractmethod
     def _version(self, tx: Tx, component: str) -> int:
         """`component`'s schema version, read under a lock that keeps other migrators out."""
 

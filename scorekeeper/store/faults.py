@@ -135,6 +135,16 @@ def reason(exc: BaseException) -> str:
     return REASONS.get(fault) or f"database error: {exc}"
 
 
+def told(exc: BaseException, action: str = "save") -> str:
+    """`explain` as a refusal says it, to anyone who can reach the server: the kind of
+    fault and what to do, never the database's own words, which may name its URL (user,
+    host, database), a constraint or a file; the server's log keeps those (`explain`)."""
+    fault = classify(exc)
+    hint = (SERVER_HINTS.get(fault) if isinstance(exc, StoreFault) else None) or HINTS.get(fault)
+    said = REASONS.get(fault) or "the database refused it"
+    return f"the scorekeeper cannot {action}: {said} ({hint or 'the server’s log says why'})"
+
+
 def explain(exc: BaseException, action: str = "save") -> str:
     """A sentence for the page: "the scorekeeper cannot save: the disk is full (free ...)"."""
     fault = classify(exc)

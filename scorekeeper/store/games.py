@@ -32,6 +32,7 @@ from scorekeeper.store.faults import StoreError, explain
 from scorekeeper.store.health import StoreHealth
 from scorekeeper.store.opener import open_database
 from scorekeeper.store.requests import (
+    MAX_CHANGES,
     NEW_GAME,
     Answer,
     GameMoved,
@@ -202,6 +203,8 @@ class GameStore:
         created = now.isoformat(timespec="seconds")
         with self._lock:
             with self._transaction() as tx:
+                if request:  # another server may be creating under this key right now
+                    self.database.claim(tx, f"request {NEW_GAME} {request.key}")
                 first = seen(tx, NEW_GAME, request, now) if request else None
                 if first is not None:
                     return Written(first, first, replayed=True)
@@ -324,21 +327,28 @@ class GameStore:
         written. `answer(view, result)` is what the caller sends, kept with the key. The
         game's row is locked first (on PostgreSQL, against another process appending to it:
         the event is judged against every event before it, whoever wrote them).
+
+        The game is brought up to date (a replay, if it is not cached) before the store's
+        lock is taken, and a stale write is refused from the stored seq alone: neither
+        costs the length of the game while the other games' writes wait.
         """
         body = json.dumps(event)
         now = datetime.now(UTC)
+        entry = self._entry(game_id)
         with self._lock:
-            entry = self._entry(game_id)
             with self._transaction() as tx:
-                entry = self._load(tx, game_id, entry, lock=self._shared)
+                row = self._row(tx, game_id, lock=self._shared)
                 first = seen(tx, game_id, request, now) if request else None
                 if first is not None:
+                    entry = self._load(game_id, entry, row, tx)
                     return Written(entry.view, first, replayed=True)
-                if expect_seq is not None and expect_seq != entry.seq:
-                    raise self._moved(tx, game_id, expect_seq, entry.seq)
-                if event.get("type") == "hand" and entry.view.get("game_over"):
+                if expect_seq is not None and expect_seq != row[-1]:
+                    raise self._moved(tx, game_id, expect_seq, row[-1])
+                entry = self._load(game_id, entry, row, tx)
+                if (event.get("type") == "hand" and entry.view.get("game_over")
+                        and entry.view.get("state") != "deleted"):  # that one: GameDeleted
                     raise GameOver(f"game {game_id} is over; no more hands can be added")
-                game = entry.game.copy()
+                game = entry.game.fork()
                 result = game.apply(json.loads(body))
                 seq = entry.seq + 1
                 new = _Entry(game, seq, _view(game_id, game, seq, entry.view["created_at"],
@@ -362,26 +372,36 @@ class GameStore:
         return Written(new.view, said, result=result)
 
     def _moved(self, tx: Tx, game_id: int, expected: int, seq: int) -> GameMoved:
-        """The refusal of a write made against version `expected` of a game now at `seq`."""
+        """The refusal of a write made against version `expected` of a game now at `seq`:
+        the last few changes since, read from the log without replaying the game."""
         if expected > seq:
             return GameMoved(game_id, expected, seq, [])
-        row = tx.fetchone("SELECT variant, players, settings FROM games WHERE id = ?",
-                          (game_id,))
-        assert row is not None  # _load found it in this transaction
-        setup = (str(row[0]), safe_json(json.loads(row[1])), json.loads(row[2]) or None)
-        events = [safe_json(json.loads(body)) for (body,) in tx.fetchall(
-            "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
-        return GameMoved(game_id, expected, seq, changes_since(setup, events, expected))
+        rows = tx.fetchall("SELECT seq, body FROM events WHERE game_id = ? AND seq > ?"
+                           " ORDER BY seq DESC LIMIT ?", (game_id, expected, MAX_CHANGES))
+        rows.reverse()
+        first = int(rows[0][0]) if rows else seq + 1
+        counted = tx.fetchone(
+            "SELECT COALESCE(SUM(CASE type WHEN 'hand' THEN 1 WHEN 'undo' THEN -1 ELSE 0 END),"
+            " 0) FROM events WHERE game_id = ? AND seq < ?", (game_id, first))
+        hands = int(counted[0]) if counted else 0
+        events = [safe_json(json.loads(body)) for _, body in rows]
+        return GameMoved(game_id, expected, seq, changes_since(hands, events),
+                         earlier=seq - expected - len(events))
 
     def _entry(self, game_id: int) -> _Entry:
-        """The game as it stands: the cache, checked against the database when shared."""
+        """The game as it stands: the cache, checked against the database when shared.
+
+        What is new is read in one read transaction and replayed after it, so that a long
+        game's replay never holds the database (on SQLite: every other game's write)."""
         if not 0 < game_id <= MAX_ID:  # SQLite's integers end at 2**63 - 1 (OverflowError)
             raise GameNotFound(game_id)
         cached = self._cache.get(game_id)
         if cached is not None and not self._shared:
             return cached
         with self.database.read() as tx:
-            entry = self._load(tx, game_id, cached)
+            row = self._row(tx, game_id)
+            events = self._new_events(tx, game_id, cached, row)
+        entry = self._load(game_id, cached, row, events=events)
         with self._lock:
             now = self._cache.get(game_id)
             if now is not None and now.seq >= entry.seq:
@@ -389,16 +409,37 @@ class GameStore:
             self._cache[game_id] = entry
             return entry
 
-    def _load(self, tx: Tx, game_id: int, entry: _Entry | None, *, lock: bool = False) -> _Entry:
-        """`entry` brought up to the stored seq (a full replay when None); `lock` holds the
-        game's row until the transaction ends (PostgreSQL: FOR UPDATE)."""
+    @staticmethod
+    def _row(tx: Tx, game_id: int, *, lock: bool = False) -> tuple[Any, ...]:
+        """The game's row: variant, players, settings, created_at, deck, seq (last); `lock`
+        holds it until the transaction ends (PostgreSQL: FOR UPDATE)."""
         row = tx.fetchone("SELECT variant, players, settings, created_at, deck, seq FROM games"
                           " WHERE id = ?" + (" FOR UPDATE" if lock else ""), (game_id,))
         if row is None:
             raise GameNotFound(game_id)
+        return row
+
+    @staticmethod
+    def _new_events(tx: Tx, game_id: int, entry: _Entry | None,
+                    row: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The events (seq, body) that `entry` lacks of the game as `row` stands."""
+        stored_seq = row[-1]
+        if entry is not None and entry.seq == stored_seq:
+            return []
+        after = entry.seq if entry is not None and entry.seq < stored_seq else 0
+        return tx.fetchall("SELECT seq, body FROM events WHERE game_id = ? AND seq > ?"
+                           " ORDER BY seq", (game_id, after))
+
+    def _load(self, game_id: int, entry: _Entry | None, row: tuple[Any, ...],
+              tx: Tx | None = None, *, events: list[tuple[Any, ...]] | None = None) -> _Entry:
+        """`entry` brought up to the stored seq of `row` (a full replay when None): the
+        events it lacks are `events`, or read in `tx`."""
         variant, players, settings, created, deck, stored_seq = row
         if entry is not None and entry.seq == stored_seq:
             return entry
+        if events is None:
+            assert tx is not None
+            events = self._new_events(tx, game_id, entry, row)
         if entry is None or entry.seq > stored_seq:
             # names stored before they were checked are read as they are shown (safe_json:
             # surrogates replaced, bidi and control characters dropped), the same in every
@@ -407,11 +448,7 @@ class GameStore:
                         stored=True)
             seq = 0
         else:
-            game, seq = entry.game.copy(), entry.seq
-        events = tx.fetchall(
-            "SELECT seq, body FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, seq)
-        )
+            game, seq = entry.game.fork(), entry.seq
         for number, body in events:
             try:
                 game.apply(safe_json(json.loads(body)), stored=True)

@@ -8,6 +8,7 @@ neither a log line nor the phone page can show it. Imported only when a URL is o
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -38,6 +39,7 @@ except ImportError as exc:  # a runtime dependency, but say what to do if it is 
 CONNECT_TIMEOUT_S = 5  # a server that does not answer must not hang a start or a health call
 POOL_MAX = 8
 _VERSIONS_LOCK = 0x5C0E_0001  # pg_advisory_xact_lock key: one migrator at a time
+_CLAIMS = 0x5C0E  # the first of the two keys of a claim's lock (the pair is its own space)
 # "?" outside literals and comments becomes %s; every "%" is doubled (psycopg's escape)
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/|[?%]", re.S)
 
@@ -143,6 +145,13 @@ class PostgresDatabase(Database):
 
     def close(self) -> None:
         self._pool.close()
+
+    def claim(self, tx: Tx, name: str) -> None:
+        """An advisory lock on `name` (hashed: two names that meet only wait for each other)
+        until the transaction ends."""
+        digest = hashlib.blake2b(name.encode(), digest_size=4).digest()
+        tx.execute("SELECT pg_advisory_xact_lock(?, ?)",
+                   (_CLAIMS, int.from_bytes(digest, "big", signed=True)))
 
     def _version(self, tx: Tx, component: str) -> int:
         tx.execute("SELECT pg_advisory_xact_lock(?)", (_VERSIONS_LOCK,))

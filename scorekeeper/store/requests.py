@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from scorekeeper.rules import Game, RulesError
+from scorekeeper.rules import RulesError
 from scorekeeper.rules.names import safe_json
 from scorekeeper.store.database import Tx
 
 KEY_TTL_S = 24 * 3600  # a phone's retries take seconds; a phone asleep overnight starts afresh
 MAX_KEY = 255          # characters of an Idempotency-Key
 NEW_GAME = 0           # the scope of the keys of requests that create a game
+MAX_CHANGES = 12       # changes a 412 names, the newest: read from the log, never replayed
 
 Answer = Callable[[dict[str, Any], dict[str, Any] | None], dict[str, Any]]
 
@@ -55,18 +56,24 @@ class Written:
 
 
 class GameMoved(Exception):
-    """The game is no longer at the version the write was made against; nothing changed."""
+    """The game is no longer at the version the write was made against; nothing changed.
+
+    `changes` (in words) and `moves` (as data) are the newest MAX_CHANGES changes since;
+    `earlier` counts those before them."""
 
     def __init__(self, game_id: int, expected: int, seq: int,
-                 changes: list[tuple[str, dict[str, Any]]]) -> None:
+                 changes: list[tuple[str, dict[str, Any]]], *, earlier: int = 0) -> None:
         self.game_id, self.expected, self.seq = game_id, expected, seq
         self.changes = [words for words, _ in changes]
         self.moves = [what for _, what in changes]  # each change as data: {change, hand…}
+        self.earlier = earlier
         if expected > seq:
             message = (f"this phone's copy of the game (version {expected}) is not the "
                        f"server's (version {seq}): nothing was saved; reload the game")
         else:
             said = "; ".join(self.changes) or "the game has changed"
+            if earlier:
+                said += f" (and {earlier} earlier change{'' if earlier == 1 else 's'})"
             message = (f"{said} since this phone loaded the game: nothing was saved; "
                        "look at the game as it is now")
         super().__init__(message[:1].upper() + message[1:])
@@ -138,18 +145,15 @@ def _change(hands_before: int, event: dict[str, Any]) -> tuple[str, dict[str, An
     return "the game was changed from another phone", {"change": "game"}
 
 
-def changes_since(setup: tuple[str, list[str], dict[str, Any] | None],
-                  events: Sequence[dict[str, Any]], since: int
+def changes_since(hands: int, events: Sequence[dict[str, Any]]
                   ) -> list[tuple[str, dict[str, Any]]]:
-    """What the events after seq `since` did, in players' words, oldest first.
-
-    `setup` is the game as created (variant, players, settings); `events` every stored event
-    in order. A replay, so that each change names the hand as it was numbered then."""
-    variant, players, settings = setup
-    game = Game(variant, players, settings, stored=True)
+    """What `events` did, in players' words, oldest first; `hands` is how many hands the
+    game held before the first of them. Every stored event was valid when written, so a
+    hand adds one and an undo takes one away: each change names the hand as it was numbered
+    then, counted, not replayed."""
     out: list[tuple[str, dict[str, Any]]] = []
-    for seq, event in enumerate(events, start=1):
-        if seq > since:
-            out.append(_change(len(game.hands), event))
-        game.apply(event, stored=True)
+    for event in events:
+        out.append(_change(hands, event))
+        kind = event.get("type")
+        hands += 1 if kind == "hand" else -1 if kind == "undo" else 0
     return out

@@ -141,6 +141,10 @@ class SqliteDatabase(Database):
             self._conn.close()
             self._file_lock.release()
 
+    def claim(self, tx: Tx, name: str) -> None:
+        """Nothing to do: one process holds the file, and its write transactions take the
+        write lock at BEGIN, one at a time."""
+
     def _version(self, tx: Tx, component: str) -> int:
         if component == USER_VERSION_COMPONENT:
             row = tx.fetchone("PRAGMA user_version")

@@ -35,6 +35,7 @@ from scorekeeper.web.http.auth import (
     public,
     resolve_token,
 )
+from scorekeeper.web.http.decodes import photo_gate
 from scorekeeper.web.http.headers import SecurityHeaders
 from scorekeeper.web.http.limits import MAX_BODY, BodyLimit, RateLimit
 from scorekeeper.web.live.club_feed import ClubFeed
@@ -156,7 +157,8 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
         settings=settings, store=store, hub=hub, camera=camera,
         vision=Vision(settings.model_dir, settings.model_runtime), scans=ScanImages(),
         scan_frames=ScanFrames(), adapter=adapter, qr_codes=QrCodes(),
-        knock_limit=RateLimit(), admin_token=token or resolve_token(settings)[0],
+        knock_limit=RateLimit(), photos=photo_gate(settings),
+        admin_token=token or resolve_token(settings)[0],
         forwarder=forwarder)
     if forwarder is not None:  # each commit goes to the club at once, not at the next poll
         hub.watch(lambda _view: forwarder.wake())

@@ -26,6 +26,7 @@ from scorekeeper.scanning import ScanImages, ScanService, Vision
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.http.auth import is_admin
+from scorekeeper.web.http.decodes import DecodeGate
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.http.limits import RateLimit
 from scorekeeper.web.live.club_feed import ClubFeed
@@ -84,6 +85,10 @@ async def get_qr_codes(request: Request) -> QrCodes:
 
 async def get_knock_limit(request: Request) -> RateLimit:
     return parts(request.app).knock_limit
+
+
+async def get_photos(request: Request) -> DecodeGate:
+    return parts(request.app).photos
 
 
 async def get_forwarder(request: Request) -> Forwarder | None:
@@ -159,6 +164,7 @@ FramesDep = Annotated[ScanFrames, Depends(get_scan_frames)]
 AdapterDep = Annotated[Adapter, Depends(get_adapter)]
 QrCodesDep = Annotated[QrCodes, Depends(get_qr_codes)]
 KnockLimitDep = Annotated[RateLimit, Depends(get_knock_limit)]
+PhotosDep = Annotated[DecodeGate, Depends(get_photos)]
 ForwarderDep = Annotated["Forwarder | None", Depends(get_forwarder)]
 RosterDep = Annotated["Roster | None", Depends(get_roster)]
 SpellingDep = Annotated[Spelling, Depends(get_spelling)]

@@ -70,10 +70,11 @@ class Problem(BaseModel):
 
 
 _WHY = {
-    400: "The upload cannot be read (a broken multipart form)",
+    400: "The request cannot be read: a broken upload (multipart form), a malformed "
+         "Idempotency-Key, or If-Match or Idempotency-Key sent twice",
     401: "The admin token is missing or wrong",
     404: "No such game (or scan)",
-    409: "The game is over",
+    409: "The game is over, deleted (reopen it first) or kept by its table",
     412: "The game has moved on since the version If-Match names: nothing changed; "
          "`changes` says what happened",
     413: "The body or photo is too big",
@@ -403,6 +404,9 @@ class ScanAnswer(_Answer):
     warnings: list[str] = Field([], description="e.g. the game's deck could not be used")
     maybe: list[dict[str, Any]] = Field([], description="cards read under the card threshold "
                                         "where no card was read: offered, never counted")
+    sure_line: float | None = Field(None, description="the probability from which a card is "
+                                    "shown sure (each card's `sure` says it; `confidence` is "
+                                    "its calibrated chance of being right)")
 
 
 class LearnAnswer(_Answer):

@@ -23,6 +23,7 @@ from scorekeeper.decks.learn import ScanFrames
 from scorekeeper.scanning import ScanImages, Vision
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
+from scorekeeper.web.http.decodes import DecodeGate
 from scorekeeper.web.http.limits import RateLimit
 from scorekeeper.web.live.club_feed import ClubFeed
 from scorekeeper.web.live.hub import Hub
@@ -57,6 +58,7 @@ class AppState:
     adapter: Adapter
     qr_codes: QrCodes
     knock_limit: RateLimit
+    photos: DecodeGate  # the photos decoded and read at once, and their memory
     admin_token: str
     forwarder: Forwarder | None = None  # a table in club mode: its games to the club
     roster: Roster | None = None  # a table in club mode: its copy of the club's players

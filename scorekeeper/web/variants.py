@@ -28,6 +28,7 @@ class Setting(BaseModel):
     options: list[Any] | None = None  # choice and boolean: the allowed values
     min: int | None = None  # integer: the least allowed value
     optional: bool = False  # integer: may be left empty (null)
+    max: int | None = None  # integer: the largest allowed value (totals stay exact on a page)
 
 
 class Rule(BaseModel):
@@ -114,7 +115,7 @@ def _knock(knock: Knock) -> dict[str, int]:
 
 
 def _variant(rules: Rules[Any]) -> Variant:
-    settings = [Setting(key=s.key, type=s.type, default=s.default, min=s.min,
+    settings = [Setting(key=s.key, type=s.type, default=s.default, min=s.min, max=s.max,
                         options=None if s.options is None else list(s.options),
                         optional=s.optional) for s in rules.schema]
     deck = _deck(rules)

@@ -7,13 +7,17 @@ and the server stops accepting. An ASGI middleware cannot help: the app is only 
 the headers are in. So the h11 protocol itself is given a deadline here: from the moment a
 connection opens, or its last response ends, the client has HEADER_TIMEOUT_S to deliver a
 whole request head; otherwise it gets a 408 (or, if it sent nothing, is simply closed).
-A request being handled (a body being read, a live event stream) is never cut: bodies have
-their own timeouts (limits.py) and live streams their own caps (hub.py).
+A request being handled (a body being read, a live event stream) is not timed out here:
+bodies have their own timeouts (limits.py) and live streams their own caps (hub.py).
 
 At the cap on connections in all, a new connection is not refused: it takes the place of
-the connection that has waited longest for its request head (a half-sent request, an idle
-keep-alive), so a flood of half-open sockets from many addresses cannot lock a new phone
-out; only when every connection is a request being handled is a new one refused (503).
+the connection that costs the table most for what it gives, the one not heard from for the
+longest: a half-sent head, an idle keep-alive, or a request still sending its body (a phone
+sending a photo is heard from many times a second; a flood sending a byte every 15 s is
+silent for seconds at a time, and its bodies would hold every place for minutes). A request
+being answered (its body in, or a live stream) is never cut, so only when every connection
+is one is a new one refused (503). So a flood of half-open sockets or slow bodies from many
+addresses cannot lock a new phone out.
 """
 
 from __future__ import annotations
@@ -28,15 +32,15 @@ from typing import Any, ClassVar, Protocol
 
 import h11
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from scorekeeper.web.http.heads import HeadCheckedH11Protocol
 from scorekeeper.web.http.limits import is_local
 
 log = logging.getLogger(__name__)
 
 HEADER_TIMEOUT_S = 10.0  # a request head is under 2 KB: seconds even on a poor phone link
 KEEP_ALIVE_S = 5  # idle time allowed between requests (uvicorn's own timer)
-MAX_HEAD = 16 * 1024  # bytes of request line and headers before h11 answers 400
+MAX_HEAD = 16 * 1024  # bytes of request line and headers; more is a 431 (heads.py)
 CONNECTIONS_PER_CLIENT = 64  # a browser opens at most 6 per server, plus its live streams
 MAX_CONNECTIONS = 4096  # in all; each idle one costs a few KB of memory and a file
 FILE_RESERVE = 64  # files kept for the database, the camera, the model, logs
@@ -63,10 +67,10 @@ _EVICTED = _plain("503 Service Unavailable", "the server needed this connection'
 
 
 class Waiter(Protocol):
-    """A connection as the policy sees it: whether it is handling a request, and how to
-    let it go when a newer one needs its place."""
+    """A connection as the policy sees it: whether it may give its place to a newer one
+    (it is waiting for a request head or still sending a body), and how to let it go."""
 
-    def handling(self) -> bool: ...
+    def evictable(self) -> bool: ...
     def evict(self) -> None: ...
 
 
@@ -98,12 +102,13 @@ class ConnectionPolicy:
     open: Counter[str] = field(default_factory=Counter)
     total: int = 0
     evicted: int = 0
-    # admitted connections, the one that began waiting for a request head longest ago first
-    # (a dict keeps insertion order; `waits` moves a connection to the end)
+    # admitted connections, the one heard from longest ago first (bytes received, or it
+    # began waiting for a request head; a dict keeps insertion order; `heard` moves a
+    # connection to the end)
     queue: dict[Waiter, str] = field(default_factory=dict)
 
     def admit(self, host: str, conn: Waiter | None = None) -> bytes | None:
-        """Count a new connection in, evicting the longest-waiting one at the cap; or the
+        """Count a new connection in, evicting the one silent longest at the cap; or the
         answer that refuses it."""
         if self.open[host] >= self.per_client and not self.exempt(host):
             return _TOO_MANY
@@ -115,17 +120,18 @@ class ConnectionPolicy:
             self.queue[conn] = host
         return None
 
-    def waits(self, conn: Waiter) -> None:
-        """`conn` has begun waiting for a request head (opened, or its answer finished)."""
+    def heard(self, conn: Waiter) -> None:
+        """`conn` sent bytes, or has begun waiting for a request head (opened, or its
+        answer finished): it goes to the back of the line."""
         host = self.queue.pop(conn, None)
         if host is not None:
             self.queue[conn] = host
 
     def _evict_oldest(self) -> bool:
-        """Free the place of the connection waiting longest for its request head; False if
-        every connection is handling a request (those are never cut)."""
+        """Free the place of the connection silent longest that may give it up; False if
+        every connection is a request being answered (those are never cut)."""
         for conn in self.queue:
-            if not conn.handling():
+            if conn.evictable():
                 self.release(self.queue[conn], conn)
                 self.evicted += 1
                 conn.evict()
@@ -141,7 +147,7 @@ class ConnectionPolicy:
             del self.open[host]
 
 
-class GuardedH11Protocol(H11Protocol):
+class GuardedH11Protocol(HeadCheckedH11Protocol):
     """uvicorn's h11 protocol with connection caps and a request-head deadline."""
 
     policy: ClassVar[ConnectionPolicy]
@@ -159,6 +165,11 @@ class GuardedH11Protocol(H11Protocol):
             transport.close()
             return
         self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._admitted:
+            self.policy.heard(self)
+        super().data_received(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._deadline is not None:
@@ -178,16 +189,26 @@ class GuardedH11Protocol(H11Protocol):
         if self._deadline is not None:
             self._deadline.cancel()
         self._deadline = self.loop.call_later(self.policy.header_timeout_s, self._expire)
-        self.policy.waits(self)
+        self.policy.heard(self)
 
     def handling(self) -> bool:
         """A request in hand: its headers parsed, its answer (or live stream) not finished."""
         return self.cycle is not None and not self.cycle.response_complete
 
+    def sending_body(self) -> bool:
+        """A request whose body is still arriving, nothing answered yet."""
+        return (self.handling() and self.conn.their_state is h11.SEND_BODY
+                and self.cycle is not None and not self.cycle.response_started)
+
+    def evictable(self) -> bool:
+        """Waiting for a request head, or still sending a body: a place it may give up."""
+        return not self.handling() or self.sending_body()
+
     def evict(self) -> None:
         """Give this connection's place to a newer one (the policy has already released it).
 
-        It was waiting for a request head: a begun request is told to send it again."""
+        A begun request (a half-sent head, a body still arriving) is told to send it again;
+        the app reading that body is told the client went away."""
         self._admitted = False
         if self._deadline is not None:
             self._deadline.cancel()
@@ -205,11 +226,12 @@ class GuardedH11Protocol(H11Protocol):
             self._close_waiting(_TIMEOUT)
 
     def _close_waiting(self, answer: bytes) -> None:
-        """Close a connection waiting for its request head: a request begun gets `answer`,
-        a silent connection is just closed."""
+        """Close a connection waiting for its request head or sending its body: a request
+        begun gets `answer`, a silent connection is just closed."""
         if self.transport.is_closing():
             return
-        if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
+        if (self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]) \
+                or self.sending_body():
             self.transport.write(answer)
         self.transport.close()
 

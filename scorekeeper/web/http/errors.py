@@ -4,17 +4,20 @@ numbers) and `detail`, the message in the language the request asks for (Accept-
 English by default, the rules' own words). The page says it from `code` and `params`.
 
 Handlers for each kind of failure are installed on the app by `install`: the request's
-shape (pydantic, 422), the rules' refusals (RulesError, 422), the store's answers (no such
-game 404, game over 409, a database or disk fault 503), the camera (503), the live-stream
-caps (429/503), a route's own refusal (`ApiError`), and anything unexpected (500 with a
-generic message; the traceback goes to the log). Routes raise; none builds an error reply.
+shape (pydantic, 422), the rules' refusals (RulesError, 422; any write but a reopen to a
+deleted game, 409), the store's answers (no such game 404, game over 409, a database or disk
+fault 503, in words that never carry the database's own), the camera (503), the live-stream
+caps (429/503), a route's own refusal (`ApiError`), a client gone before its request was
+read (one line in the log), and anything unexpected (500 with a generic message; the
+traceback goes to the log). Routes raise; none builds an error reply.
 
 A reply is small whatever came in: at most a few problems, each cut short, none echoing the
 value that caused it (a 7 MB body of bad players once got a 127 MB reply), and always
 encodable (a lone surrogate in a key would make the reply itself a 500).
 
-Only the body-size middleware (limits.py) answers on its own: it refuses a body before the
-app, and so these handlers, ever see the request.
+Only the body-size middleware (limits.py) and the h11 protocol (heads.py: a head over its
+limit, bytes that are not HTTP) answer on their own: they refuse a request before the app,
+and so these handlers, ever see it; they build the same body.
 """
 
 from __future__ import annotations
@@ -29,13 +32,14 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from scorekeeper.camera.base import CameraError
-from scorekeeper.rules import KnockHandSize, RulesError
+from scorekeeper.rules import GameDeleted, KnockHandSize, RulesError
 from scorekeeper.rules.names import safe_text
 from scorekeeper.rules.settings import plain_message, problem_reason
 from scorekeeper.store import GameMoved, GameNotFound, GameOver
-from scorekeeper.store.faults import StoreError, classify, explain
+from scorekeeper.store.faults import StoreError, classify, explain, told
 from scorekeeper.web.http.limits import BodyError
 from scorekeeper.web.live.hub import StreamRefused
 from scorekeeper.web.models import UNION_TAGS
@@ -132,6 +136,8 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
 async def _http(request: Request, exc: Exception) -> Response:
     """FastAPI's own 4xx, except that a body it could not parse says why."""
     assert isinstance(exc, HTTPException)
+    if isinstance(exc.__cause__, ClientDisconnect):  # FastAPI's 400 for a body cut short
+        return await _gone(request, exc.__cause__)
     if isinstance(exc.__cause__, RecursionError):
         return _detail(request, 422, "malformed JSON: nested too deeply", code="json_malformed")
     if isinstance(exc.__cause__, UnicodeDecodeError):
@@ -159,7 +165,8 @@ async def _moved(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, GameMoved)
     changes = [_cut(safe_text(c), MAX_PROBLEM) for c in exc.changes[-MAX_ERRORS * 4:]]
     return _detail(request, 412, str(exc), {"ETag": f'"{exc.seq}"'}, code="game_changed",
-                   params={"seq": exc.seq, "changes": exc.moves[-MAX_ERRORS * 4:]},
+                   params={"seq": exc.seq, "changes": exc.moves[-MAX_ERRORS * 4:],
+                           "earlier": exc.earlier or None},
                    changes=changes, seq=exc.seq)
 
 
@@ -186,6 +193,11 @@ async def _game_over(request: Request, exc: Exception) -> JSONResponse:
     return _detail(request, 409, str(exc), code="game_over")
 
 
+async def _deleted(request: Request, exc: Exception) -> JSONResponse:
+    """Any write but a reopen to a deleted game: the game's state refuses it, not its rules."""
+    return _detail(request, 409, str(exc), code="game_deleted")
+
+
 async def _storage(request: Request, exc: Exception) -> JSONResponse:
     """A database or disk fault: 503 with the words of `store.faults`, never a bare 500.
 
@@ -193,8 +205,8 @@ async def _storage(request: Request, exc: Exception) -> JSONResponse:
     as a 500 that the page cannot explain.
     """
     action = "read its games" if request.method in ("GET", "HEAD") else "save"
-    detail = explain(exc, action)
-    log.error("%s %s: %s (%s)", request.method, request.url.path, detail, exc)
+    detail = told(exc, action)  # the database's own words go to the log only
+    log.error("%s %s: %s (%s)", request.method, request.url.path, explain(exc, action), exc)
     return _detail(request, 503, detail, code="storage_failed",
                    params={"action": "read" if action.startswith("read") else "save",
                            "fault": classify(exc)})
@@ -210,6 +222,16 @@ async def _stream_refused(request: Request, exc: Exception) -> JSONResponse:
     return _detail(request, exc.status, exc.message, {"Retry-After": str(exc.retry_after_s)},
                    code="live_client_full" if exc.status == 429 else "live_full",
                    params={"max": exc.limit})
+
+
+async def _gone(request: Request, exc: Exception) -> Response:
+    """The client went away before its request was read (a phone that lost the Wi-Fi in
+    the middle of a photo): nothing is wrong here and nobody is left to answer, so one line
+    at info and no traceback. The answer is only for the server (uvicorn drops it unsent)."""
+    client = request.client.host if request.client else "a client"
+    log.info("%s %s: %s went away before its request was read", request.method,
+             request.url.path, client)
+    return Response(status_code=400)
 
 
 UNEXPECTED = "the scorekeeper hit an unexpected error; it is in the server's log"
@@ -231,10 +253,12 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(GameOver, _game_over)
     app.add_exception_handler(GameMoved, _moved)
     app.add_exception_handler(KnockHandSize, _knock_size)
+    app.add_exception_handler(GameDeleted, _deleted)
     app.add_exception_handler(RulesError, _rules)
     app.add_exception_handler(GameNotFound, _not_found)
     app.add_exception_handler(sqlite3.Error, _storage)
     app.add_exception_handler(StoreError, _storage)
     app.add_exception_handler(CameraError, _camera)
     app.add_exception_handler(StreamRefused, _stream_refused)
+    app.add_exception_handler(ClientDisconnect, _gone)
     app.add_exception_handler(Exception, _unexpected)

@@ -21,7 +21,9 @@ from scorekeeper.store import RequestKey, Written
 from scorekeeper.store.requests import MAX_KEY
 from scorekeeper.web.http.errors import ApiError
 
-_TAG = re.compile(r'^(W/)?"(\d{1,18})"$')
+# a seq as the ETag writes it: no sign, no leading zero ("001" is another tag, which no
+# version of a game carries: If-Match compares tags as strings, RFC 9110's strong comparison)
+_TAG = re.compile(r'^(W/)?"(0|[1-9]\d{0,17})"$')
 _KEY = re.compile(r"^[\x21-\x7e]+$")  # visible ASCII: a UUID, a token, a quoted string
 REPLAYED = "Idempotent-Replayed"  # on an answer given again for a repeated key
 
@@ -57,13 +59,25 @@ def expected_seq(if_match: str | None) -> int | None:
     return int(match.group(2))
 
 
+def sent_once(request: Request, name: str) -> None:
+    """Refuse a header given on several lines (400): read as the first line alone, a write
+    would be judged against half of what was sent."""
+    lines = len(request.headers.getlist(name))
+    if lines > 1:
+        raise ApiError(400, f"{name} was sent {lines} times: a request names it once; "
+                            "nothing was saved", code="header_repeated", header=name)
+
+
 async def get_if_match(
+    request: Request,
     if_match: Annotated[str | None, Header(
-        description='the game\'s ETag when this phone loaded it ("12"); 412 if the game has '
-                    "moved on since, nothing changed")] = None,
+        description='the game\'s ETag when this phone loaded it ("12"), on one line; 412 if '
+                    "the game has moved on since, nothing changed")] = None,
 ) -> str | None:
     """The header as sent: the route reads it (`expected_seq`) once the request's own
-    parameters are known to be valid, so a bad game id is a 422 before a bad tag a 412."""
+    parameters are known to be valid, so a bad game id is a 422 before a bad tag a 412.
+    Sent twice, it is refused at once (400)."""
+    sent_once(request, "If-Match")
     return if_match
 
 
@@ -81,11 +95,14 @@ def request_key(key: str | None, request: Request, body: BaseModel | None) -> Re
 
 
 async def get_idempotency_key(
+    request: Request,
     idempotency_key: Annotated[str | None, Header(
-        description="one key per request the phone means once (a UUID): a repeat gets the "
-                    "first answer; the same key with another body is a 422. Kept a day")
+        description="one key per request the phone means once (a UUID), on one line: a "
+                    "repeat gets the first answer; the same key with another body is a 422. "
+                    "Kept a day")
     ] = None,
 ) -> str | None:
+    sent_once(request, "Idempotency-Key")
     return idempotency_key
 
 

@@ -2,8 +2,12 @@
 
 Each listener owns a small asyncio.Queue; a change is encoded once and handed to every
 queue of its game, so 100 phones cost one JSON dump per change and no database reads.
-Streams are open to anyone on the network and last for hours, so their number is capped,
-per client address and in all.
+Streams are open to anyone on the network and last for hours, so their number is capped:
+per client address, per game and in all. At the cap of a game or of all, a new phone is
+not simply refused (one device with many addresses would then hold every place for good):
+it takes the oldest stream of the address holding the most there, as long as that address
+holds at least two more than the phone's own. So the places end up shared out between
+addresses, and a phone is refused only when they are.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from scorekeeper.web.http.limits import is_local
 
 QUEUE_SIZE = 8
 MAX_STREAMS = 256  # in all: a table has a dozen phones; each stream is a socket and a task
-STREAMS_PER_CLIENT = 16  # a browser keeps at most 6 connections per server
+STREAMS_PER_GAME = 128  # half of all: a club night's big game and its onlookers
+STREAMS_PER_CLIENT = 8  # a browser keeps at most 6 connections per server
 REFUSED_RETRY_S = 10  # how long a refused phone is asked to wait before trying again
 # (seq, SSE message), or None: the server is shutting down; a seq of None: a message about
 # the table, not the game (sent whatever the phone's seq)
@@ -37,7 +42,7 @@ def sse_message(view: dict[str, Any]) -> str:
 
 
 class StreamRefused(Exception):
-    """Too many live streams: 429 for one client's, 503 for the server's.
+    """Too many live streams: 429 for one client's, 503 for a game's or the server's.
 
     Raised from a route, web/errors.py answers it with `Retry-After: retry_after_s`.
     """
@@ -66,15 +71,20 @@ class Hub:
         max_streams: int = MAX_STREAMS,
         per_client: int = STREAMS_PER_CLIENT,
         exempt: Callable[[str], bool] = is_local,
+        per_game: int = STREAMS_PER_GAME,
     ) -> None:
         self._listeners: dict[int, set[asyncio.Queue[Item]]] = defaultdict(set)
         self._published: dict[int, int] = {}
         self._closed = False
         self.max_streams = max_streams
         self.per_client = per_client
+        self.per_game = per_game
         self.exempt = exempt
         self._streams: Counter[str] = Counter()
         self._total = 0
+        # every stream's client and game, the oldest first (the one a newer phone takes)
+        self._owners: dict[asyncio.Queue[Item], tuple[str, int]] = {}
+        self.evicted = 0
         self._watchers: list[Callable[[dict[str, Any]], None]] = []
         self.table_game: int | None = None  # the game the table plays now (`move_table`)
 
@@ -83,30 +93,45 @@ class Hub:
         block): the club's big screen follows every game this way, not one stream each."""
         self._watchers.append(watcher)
 
-    def refusal(self, client: str) -> StreamRefused | None:
-        """Why one more stream for `client` would be refused; None if it would not."""
-        if self._total >= self.max_streams:
-            return StreamRefused(503, f"the server already sends live updates to "
-                                      f"{self.max_streams} listeners; try again later",
-                                  self.max_streams)
-        if self._streams[client] >= self.per_client and not self.exempt(client):
-            return StreamRefused(429, f"{client} already has {self.per_client} live update "
-                                      f"streams open; close a tab and try again",
-                                  self.per_client)
-        return None
-
     def subscribe(self, game_id: int, client: str = "") -> asyncio.Queue[Item]:
-        """A new listener's queue; raises StreamRefused beyond the caps."""
-        refused = self.refusal(client)
-        if refused is not None:
-            raise refused
+        """A new listener's queue, its place taken at once (two phones arriving together
+        cannot both pass a check and then both subscribe); at a game's or the server's cap
+        it takes another address's place if that one holds more (`_make_room`), and
+        raises StreamRefused when none does, or beyond the client's own cap."""
+        if self._streams[client] >= self.per_client and not self.exempt(client):
+            raise StreamRefused(429, f"{client} already has {self.per_client} live update "
+                                     f"streams open; close a tab and try again",
+                                self.per_client)
+        for limit, game, whose in ((self.per_game, game_id, "this game's"),
+                                   (self.max_streams, None, "the server's")):
+            held = self._total if game is None else len(self._listeners.get(game, ()))
+            if held >= limit and not self._make_room(client, game):
+                raise StreamRefused(503, f"{whose} live updates already go to {limit} "
+                                         f"listeners; try again later", limit)
         queue: asyncio.Queue[Item] = asyncio.Queue(QUEUE_SIZE)
         self._listeners[game_id].add(queue)
+        self._owners[queue] = (client, game_id)
         self._streams[client] += 1
         self._total += 1
         if self._closed:
             queue.put_nowait(None)
         return queue
+
+    def _make_room(self, client: str, game: int | None) -> bool:
+        """End the oldest stream (of `game`, or of all when None) of the address holding
+        the most there, if it holds at least two more than `client`; whether one ended."""
+        held = Counter(owner for owner, at in self._owners.values() if game in (None, at))
+        heaviest = max(held, key=held.__getitem__, default=None)
+        if heaviest is None or heaviest == client or held[heaviest] < held[client] + 2:
+            return False
+        queue, (_, at) = next((q, o) for q, o in self._owners.items()
+                              if o[0] == heaviest and game in (None, o[1]))
+        self.unsubscribe(at, queue, heaviest)
+        self.evicted += 1
+        _put_latest(queue, (None, f"retry: {REFUSED_RETRY_S * 1000}\n: another phone "
+                                  f"needed this place\n\n"))
+        _put_latest(queue, None)
+        return True
 
     def close(self) -> None:
         """End every stream, so shutting down need not wait for phones to hang up."""
@@ -122,6 +147,7 @@ class Hub:
         listeners.discard(queue)
         if not listeners:
             del self._listeners[game_id]
+        self._owners.pop(queue, None)
         self._total -= 1
         self._streams[client] -= 1
         if self._streams[client] <= 0:

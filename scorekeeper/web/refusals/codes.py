@@ -66,8 +66,12 @@ CODES: dict[str, str] = {
     # the web layer
     "json_malformed": "",
     "game_changed": "seq, changes: [{change: hand|correct|undo|rename|settings|game, hand, "
-                    "old, new}] (and the same in words at the top level)",
+                    "old, new}] (the newest 12, and the same in words at the top level), "
+                    "earlier (how many changes came before those, when any did)",
     "precondition_malformed": "",
+    "header_repeated": "header (If-Match or Idempotency-Key)",
+    "head_too_large": "size",
+    "request_malformed": "",
     "idempotency_key_malformed": "max",
     "game_not_found": "game",
     "storage_failed": "action (read or save), fault",
@@ -89,6 +93,7 @@ CODES: dict[str, str] = {
     "photo_not_image": "",
     "photo_too_large": "width, height, max",
     "photo_unreadable": "format",
+    "photo_busy": "wait",
     "scan_unknown": "keep (when known)",
     "scan_card_missing": "read, count",
     "scan_card_twice": "",

@@ -7,6 +7,7 @@ The work is in scorekeeper/club (league*.py, standings.py); these only translate
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, TypeVar
@@ -40,7 +41,7 @@ from scorekeeper.web.deps import (
 from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.live.club_feed import ClubFeed
-from scorekeeper.web.live.hub import Hub, sse_message
+from scorekeeper.web.live.hub import Hub, Item, sse_message
 from scorekeeper.web.models import HTML, MAX_TEXT, refusals
 from scorekeeper.web.routes.events import RETRY_MS, EventStream, relay
 from scorekeeper.web.routes.pages import STATIC_DIR
@@ -146,11 +147,10 @@ def _season_key(season: str | None) -> str | None:
 
 
 async def _stream(feed: ClubFeed, hub: Hub, season: str | None, client: str,
-                  keepalive: float) -> AsyncIterator[str]:
-    """The view now, then each new one; subscribed before the view is read, so no change
-    falls between (as the game stream, routes/events.py)."""
+                  keepalive: float, queue: asyncio.Queue[Item]) -> AsyncIterator[str]:
+    """The view now, then each new one; the route subscribed (`queue`) before the view is
+    read, so no change falls between (as the game stream, routes/events.py)."""
     channel = feed.channel(season)
-    queue = hub.subscribe(channel, client)
     joined = False
     try:
         _, view = await feed.join(season)
@@ -173,11 +173,11 @@ async def club_events(league: LeagueDep, feed: FeedDep, hub: HubDep, settings: S
                       client: ClientDep, season: QueryText = None) -> Response:
     """The big screen's view (`GET /api/club/live`'s tables and the season's standings)
     now and after each change, as Server-Sent Events."""
-    refused = hub.refusal(client)
-    if refused is not None:
-        raise refused
     key = _season_key(season)
     if key is not None:
         await _answer(lambda: league.season(key))  # an unknown season is a 404, not a stream
-    stream = _stream(feed, hub, key, client, settings.keepalive_s)
-    return EventStream(stream, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    channel = feed.channel(key)
+    queue = hub.subscribe(channel, client)  # the place taken at once (as routes/events.py)
+    stream = _stream(feed, hub, key, client, settings.keepalive_s, queue)
+    return EventStream(stream, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+                       release=lambda: hub.unsubscribe(channel, queue, client))

@@ -6,6 +6,8 @@ learn, adapting); a refusal is raised and http/errors.py answers it.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,10 +26,10 @@ from scorekeeper.decks.learn import (
 )
 from scorekeeper.decks.profile import NAME, DeckError, check_name, decks_root, open_deck
 from scorekeeper.scanning import ScanService
-from scorekeeper.web.deps import AdapterDep, FramesDep, ScannerDep, SettingsDep
+from scorekeeper.web.deps import AdapterDep, FramesDep, PhotosDep, ScannerDep, SettingsDep
 from scorekeeper.web.http.auth import GuardedRoute, public
+from scorekeeper.web.http.decodes import DecodeGate, frame_cost
 from scorekeeper.web.http.errors import ApiError
-from scorekeeper.web.http.imagesize import image_size
 from scorekeeper.web.models import (
     JPEG,
     AdaptIn,
@@ -247,31 +249,39 @@ async def enrol_draft(name: DeckName, settings: SettingsDep,
     return await run_in_threadpool(enrolling.draft, settings.data_dir, name)
 
 
-async def _enrol_frame(request: Request, scanner: ScanService
-                       ) -> tuple[Any, bytes | None, str]:
-    """The photo: an upload (its bytes kept as sent) or the table camera's frame."""
+@asynccontextmanager
+async def _enrol_frame(request: Request, scanner: ScanService, photos: DecodeGate
+                       ) -> AsyncIterator[tuple[Any, bytes | None, str]]:
+    """The photo, held within the decode gate while the block reads it: an upload (its
+    bytes kept as sent, unless it was decoded smaller: then the frame is kept, so that the
+    reading's places are the kept photo's) or the table camera's frame."""
     if is_upload(request):
         upload, _ = await photo_form(request, "an enrolment photo needs the file field 'image'")
-        data = await upload.read()
-        frame = await decode_upload(data, upload.filename or "the upload")
-        size = image_size(data)
-        return frame, data, size.format if size else "jpg"
+        async with decode_upload(photos, upload, upload.filename or "the upload",
+                                 request) as photo:
+            kept = photo.data if photo.reduce == 1 else None
+            yield photo.frame, kept, photo.size.format if kept else "jpg"
+        return
     await json_body(request, EnrolCamera, "send {} for the table camera, or a photo as 'image'")
-    return await scanning(scanner.capture), None, "jpg"
+    frame = await scanning(scanner.capture)
+    async with photos.hold(frame_cost(frame.shape[1], frame.shape[0])):
+        yield frame, None, "jpg"
 
 
 @router.post(ENROL_PHOTO, response_model=EnrolDraft, responses=refusals(400, 413, 415, 422, 503),
              openapi_extra=json_or_photo(EnrolCamera, _photo_form()),
              response_model_exclude_unset=True)
 async def enrol_photo(name: DeckName, number: PhotoNumber, request: Request,
-                      settings: SettingsDep, scanner: ScannerDep) -> dict[str, Any]:
+                      settings: SettingsDep, scanner: ScannerDep,
+                      photos: PhotosDep) -> dict[str, Any]:
     """Read photo `number` of the layout with `deck enrol`'s checks and keep it in the
     draft; the answer names every slip, so the photo can be taken again."""
     name = _enrol_name(name)
-    frame, data, ext = await _enrol_frame(request, scanner)
-    reader = await scanning(scanner.reader)
-    view: dict[str, Any] = await run_in_threadpool(enrolling.read_page, settings.data_dir, name,
-                                                   number, frame, reader, data, ext)
+    async with _enrol_frame(request, scanner, photos) as (frame, data, ext):
+        reader = await scanning(scanner.reader)
+        view: dict[str, Any] = await run_in_threadpool(
+            enrolling.read_page, settings.data_dir, name, number, frame, reader, data, ext)
+        del frame, data
     return view
 
 

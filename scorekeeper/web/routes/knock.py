@@ -19,8 +19,16 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from scorekeeper.scanning import ScanService
-from scorekeeper.web.deps import AdminDep, ClientDep, KnockLimitDep, ScannerDep, StoreDep
+from scorekeeper.web.deps import (
+    AdminDep,
+    ClientDep,
+    KnockLimitDep,
+    PhotosDep,
+    ScannerDep,
+    StoreDep,
+)
 from scorekeeper.web.http.auth import GuardedRoute, public
+from scorekeeper.web.http.decodes import DecodeGate
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.http.limits import PER_MINUTE, RateLimit, is_local
 from scorekeeper.web.models import KnockAnswer, KnockCards, json_or_photo, photo_schema, refusals
@@ -46,7 +54,7 @@ def _answer(player: str, check: dict[str, Any] | None, cards: list[str],
                        rummy=check["rummy"], count=count, hand_size=hand_size)
 
 
-async def _from_photo(request: Request, game: Any, scanner: ScanService,
+async def _from_photo(request: Request, game: Any, scanner: ScanService, photos: DecodeGate,
                       deck: str | None) -> KnockAnswer:
     upload, player = await photo_form(
         request, "a photo of the hand goes in the file field 'image'")
@@ -54,11 +62,10 @@ async def _from_photo(request: Request, game: Any, scanner: ScanService,
         raise ApiError(422, "say whose hand it is: the field 'player'",
                        code="knock_player_missing")
     name = game.player_name(player)
-    data = await upload.read()
-    frame = await decode_upload(data, upload.filename or "the photo")
-    del data, upload  # the photo is not kept a moment longer than the reading needs
-    read = await scanning(scanner.knock, frame, game, name, deck)
-    del frame
+    async with decode_upload(photos, upload, upload.filename or "the photo", request) as photo:
+        # the photo is not kept a moment longer than the reading needs
+        read = await scanning(scanner.knock, photo.frame, game, name, deck)
+        del photo
     answer = _answer(read.player, read.check, read.cards, read.impossible, read.limit,
                      _hand_size(game))
     answer.maybe = read.maybe
@@ -90,7 +97,7 @@ router = APIRouter(route_class=GuardedRoute)
 @public
 async def knock_check(game_id: int, request: Request, response: Response, store: StoreDep,
                       scanner: ScannerDep, limits: KnockLimitDep, client: ClientDep,
-                      admin: AdminDep) -> KnockAnswer:
+                      admin: AdminDep, photos: PhotosDep) -> KnockAnswer:
     """May this player knock with this hand? Answered to the asking phone only."""
     client = client or "unknown"
     # the admin's phone checks each player's knock while entering hands: not capped
@@ -102,7 +109,8 @@ async def knock_check(game_id: int, request: Request, response: Response, store:
     game = store.game(game_id)
     game.knock()  # a variant without a knock is refused before any photo is read
     if is_upload(request):
-        answer = await _from_photo(request, game, scanner, store.get(game_id).get("deck"))
+        answer = await _from_photo(request, game, scanner, photos,
+                                   store.get(game_id).get("deck"))
     else:
         answer = await _from_cards(request, game)
     response.headers["Cache-Control"] = "no-store"

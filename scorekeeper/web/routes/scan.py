@@ -8,6 +8,8 @@ store). A refusal is raised (`ApiError`, a validation error) and http/errors.py 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -15,8 +17,9 @@ from fastapi.concurrency import run_in_threadpool
 
 from scorekeeper.camera.supervisor import CameraStatus
 from scorekeeper.scanning import KEEP_SCANS, ScanService
-from scorekeeper.web.deps import CameraDep, ScannerDep, ScansDep, StoreDep
+from scorekeeper.web.deps import CameraDep, PhotosDep, ScannerDep, ScansDep, StoreDep
 from scorekeeper.web.http.auth import GuardedRoute, public
+from scorekeeper.web.http.decodes import DecodeGate, frame_cost
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.models import (
     JPEG,
@@ -40,16 +43,22 @@ SCAN_PATH = "/api/games/{game_id}/scan"
 BODY_LIMITS = {SCAN_PATH: UPLOAD_BODY}  # the photo plus the multipart framing and the player
 
 
-async def _frame_and_player(request: Request, scanner: ScanService
-                            ) -> tuple[Any, str | None, str | None]:
-    """The frame, the player, and the camera it came from (None for a photo upload)."""
+@asynccontextmanager
+async def _frame_and_player(request: Request, scanner: ScanService, photos: DecodeGate
+                            ) -> AsyncIterator[tuple[Any, str | None, str | None]]:
+    """The frame, the player, and the camera it came from (None for a photo upload); the
+    frame is held within the decode gate while the block reads it."""
     if is_upload(request):
         upload, player = await photo_form(request, "a photo upload needs the file field 'image'")
-        frame = await decode_upload(await upload.read(), upload.filename or "the upload")
-        return frame, player, None
+        async with decode_upload(photos, upload, upload.filename or "the upload",
+                                 request) as photo:
+            yield photo.frame, player, None
+        return
     body = await json_body(request, ScanCamera,
                            "send {\"player\": NAME} or a photo as 'image'")
-    return await scanning(scanner.capture), body.player, "camera"
+    frame = await scanning(scanner.capture)
+    async with photos.hold(frame_cost(frame.shape[1], frame.shape[0])):
+        yield frame, body.player, "camera"
 
 
 router = APIRouter(route_class=GuardedRoute)
@@ -61,17 +70,21 @@ router = APIRouter(route_class=GuardedRoute)
                                          photo_schema("whose cards (none: the whole table)")),
              response_model_exclude_unset=True)
 async def scan(game_id: int, request: Request, store: StoreDep,
-               scanner: ScannerDep) -> dict[str, Any]:
+               scanner: ScannerDep, photos: PhotosDep) -> dict[str, Any]:
     """Read a player's cards (or the whole table's) from the table's camera or a photo,
     with the game's deck when it names one."""
-    frame, player, source = await _frame_and_player(request, scanner)
-    game = store.game(game_id)
-    deck = store.get(game_id).get("deck")
-    if player is not None:
-        player = game.player_name(player)
-    done = await scanning(scanner.scan, frame, game, game_id, player, source, deck)
-    return {"player": player, **done.result.to_json(f"/api/scans/{done.key}.jpg"),
-            "id": done.key, "deck": done.deck, "learn": done.learn, "warnings": done.warnings}
+    async with _frame_and_player(request, scanner, photos) as (frame, player, source):
+        game = store.game(game_id)
+        deck = store.get(game_id).get("deck")
+        if player is not None:
+            player = game.player_name(player)
+        done = await scanning(scanner.scan, frame, game, game_id, player, source, deck)
+        del frame  # the frame and its annotated copy go before the gate lets the next in
+        answer = {"player": player, **done.result.to_json(f"/api/scans/{done.key}.jpg"),
+                  "id": done.key, "deck": done.deck, "learn": done.learn,
+                  "warnings": done.warnings}
+        del done
+    return answer
 
 
 @router.get("/api/scans/{key}.jpg", response_class=Jpeg, responses={**JPEG, **refusals(404)})

@@ -140,6 +140,9 @@ export default {
   'refusal.json_malformed': 'A solicitação não pode ser lida (JSON corrompido).',
   'refusal.game_changed': 'O jogo mudou em outro celular desde que este o carregou: nada foi salvo. Veja o jogo como está agora.',
   'refusal.precondition_malformed': 'Este celular indicou errado a versão do jogo: nada foi salvo. Recarregue o jogo.',
+  'refusal.header_repeated': 'A solicitação indicou {header} duas vezes: nada foi salvo. Recarregue o jogo e tente de novo.',
+  'refusal.head_too_large': 'Os cabeçalhos da solicitação passam de {size}.',
+  'refusal.request_malformed': 'A solicitação não pode ser lida (não é HTTP).',
   'refusal.idempotency_key_malformed': 'A chave da solicitação precisa ter de 1 a {max} caracteres visíveis.',
   'refusal.storage_failed': 'O marcador não consegue ler nem salvar os jogos agora (o disco ou o banco de dados); o log do servidor diz por quê.',
   'refusal.camera_failed': 'A câmera da mesa não está funcionando.',
@@ -159,6 +162,7 @@ export default {
   'refusal.photo_not_image': 'Esse arquivo não é uma foto (JPEG, PNG, WebP ou BMP).',
   'refusal.photo_too_large': 'A foto tem {width} × {height} pixels; são lidos no máximo {max} megapixels.',
   'refusal.photo_unreadable': 'A foto não pode ser lida (um arquivo {format} corrompido).',
+  'refusal.photo_busy': 'O marcador está lendo outras fotos: envie esta de novo em {wait} s.',
   'refusal.scan_unknown': 'Essa leitura não está mais salva: leia as cartas de novo.',
   'refusal.deck_name_invalid': 'O nome de um baralho deve ter entre 1 e 40 letras, números, - ou _.',
   'refusal.adapt_unavailable': 'Este marcador não consegue melhorar um baralho sozinho (faltam as ferramentas de treino).',
@@ -193,4 +197,5 @@ export default {
   'change.dealer': '{player} passou a dar as cartas (em outro celular)',
   'follow.following': 'Seguindo o jogo da mesa',
   'refusal.game_ended': 'O jogo foi terminado: reabra primeiro.',
+  'refusal.game_deleted': 'O jogo foi apagado: reabra primeiro.',
 };
