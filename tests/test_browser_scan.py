@@ -509,3 +509,23 @@ def test_rummy_photo_scan_counts_only_the_hand(
     )
     assert size[0] > 1_500_000 and size[1] < size[0]
     assert size[2:] == ["IMG_0001.jpg", 2048, 1536]
+
+
+def test_the_review_marks_what_the_server_calls_unsure(
+        server: Server, phones: tuple[Phone, Phone]) -> None:
+    """The server's `sure` decides which cards are dashed, whatever their figure, and the
+    legend names its line (`sure_line`): the calibrated confidence, not a fixed 80 %."""
+    admin, _ = phones
+    server.api("POST", "/api/games", {"variant": "rummy500", "players": ["Ann", "Bob"]})
+    reload(admin)
+    cards = [dict(c, sure=c["confidence"] >= 0.97) for c in SCAN_500["cards"]]
+    cards[3]["sure"] = True  # 62 %, shown sure by the server's word
+    FakeScans(admin, {**SCAN_500, "cards": cards, "sure_line": 0.97})
+    admin.tid("primary-btn").click()
+    admin.tid("scan-camera-0").click()
+    wait_photo(admin)
+    expect(admin.tid("scan-box-3")).to_have_attribute("data-low", "false")
+    for i in (1, 2, 4):  # 96 %, 91 %, 95 %: under the line
+        expect(admin.tid(f"scan-box-{i}")).to_have_attribute("data-low", "true")
+    expect(admin.tid("scan-box-5")).to_have_attribute("data-low", "false")
+    expect(admin.page.locator(".scan-legend .lg-low")).to_contain_text("97")

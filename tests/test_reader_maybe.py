@@ -32,10 +32,12 @@ class FixedDetector:
 
 
 def _reader(answers: list[tuple[str, float]], boxes=BOXES):
+    from scorekeeper.vision.confidence import Calibration
     from scorekeeper.vision.reader import CardReader
 
     reader = CardReader()
     reader.refocus = False
+    reader.calibration = Calibration()  # raw confidences shown, sure from 0.8
     reader.detector = FixedDetector(boxes[:len(answers)])  # type: ignore[assignment]
     assert reader.classifier is not None
     reader.classifier.classify = lambda crops: answers[:len(crops)]  # type: ignore
@@ -68,7 +70,7 @@ def test_a_scan_offers_what_may_be_there(tmp_path: Path) -> None:
     out = scan_frame(np.zeros((960, 1280, 3), np.uint8), reader, game, None).to_json("x.jpg")
     assert [c["card"] for c in out["cards"]] == ["7H"]
     assert out["maybe"] == [{"card": "QS", "confidence": pytest.approx(0.405, abs=1e-3),
-                             "box": list(BOXES[1])}]
+                             "sure": False, "box": list(BOXES[1])}]
     assert "QS" not in out["hand"]
 
 

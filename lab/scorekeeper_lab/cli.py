@@ -1,7 +1,10 @@
 """`scorekeeper-lab`: the lab's commands (`python -m scorekeeper_lab` is the same).
 
     eval         accuracy of a model folder on rendered scenes, real photos, labelled
-                 photos, or the fan benchmark alone (`--fans DIR`)
+                 photos, or the fan benchmark alone (`--fans DIR`), and how far its shown
+                 confidence can be trusted
+    calibrate    fit each look's confidence → probability and the sure line on validation
+                 sets, into the model folder's model.json
     deck-adapt   fine-tune the classifier on a table's deck; installed only when its check
                  sees a gain (the server's "Improve this deck" runs this, with `--events`)
 
@@ -32,16 +35,28 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     if args.fans is not None:  # the fan benchmark alone
         from scorekeeper_lab.evaluation.fan_eval import eval_fans, format_fans
+        from scorekeeper_lab.evaluation.reliability import SceneReads, format_figures, measure
 
         reader = open_reader(args.runtime, models_dir(args), sys.stdout, sys.stderr,
                              deck_for(args))
         if reader is None:
             return EXIT_BAD_INPUT
-        sys.stdout.write(format_fans(eval_fans(reader, args.fans, args.limit)) + "\n")
+        reads: list[SceneReads] = []
+        sys.stdout.write(format_fans(eval_fans(reader, args.fans, args.limit, reads)) + "\n")
+        sys.stdout.write(format_figures("fans", measure(reads, reader.calibration)) + "\n")
         return 0
     return run(runtime=args.runtime, synthetic=args.synthetic, real=args.real,
                limit=args.limit, out=sys.stdout, models=models_dir(args), err=sys.stderr,
                deck=deck_for(args), labelled=args.labelled, skip=args.skip)
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from scorekeeper_lab.evaluation.calibrate_cmd import calibrate
+
+    return calibrate(models=args.models or args.out, out_dir=args.out, val=args.val or [],
+                     fans=args.fans or [], labelled=args.labelled, skip=args.skip or [],
+                     real=args.real, runtime=args.runtime, out=sys.stdout, err=sys.stderr,
+                     cache=args.cache, score_out=args.score_out)
 
 
 def _event_line(event: dict[str, Any]) -> None:
@@ -105,6 +120,31 @@ def build_parser() -> argparse.ArgumentParser:
     add_deck_option(ev)
     add_models(ev)
     ev.set_defaults(func=_cmd_eval)
+
+    cal = sub.add_parser("calibrate", help="fit the shown confidence and the sure line on "
+                                           "validation sets (training designs only)")
+    cal.add_argument("--val", type=Path, action="append", metavar="DIR",
+                     help="rendered validation scenes (`synth render --decks train`)")
+    cal.add_argument("--fans", type=Path, action="append", metavar="DIR",
+                     help="validation fans (`synth fans --decks train`, or --real of the "
+                          "validation half)")
+    cal.add_argument("--labelled", type=Path, default=None, metavar="FILE.jsonl",
+                     help="labelled photos to fit on: the validation half only")
+    cal.add_argument("--skip", type=Path, action="append", metavar="FILE.jsonl",
+                     help="with --labelled: leave out these photos (the judge half)")
+    cal.add_argument("--real", type=Path, default=None, help="where --labelled's photos lie")
+    cal.add_argument("--runtime", choices=["onnx", "ncnn", "torch"], default=None)
+    cal.add_argument("--models", type=Path, default=None,
+                     help="the model folder that reads (default: --out)")
+    cal.add_argument("--out", type=Path, required=True,
+                     help="the model folder whose model.json gets the calibration")
+    cal.add_argument("--cache", type=Path, default=None, metavar="FILE.json",
+                     help="keep the validation reads here; where it exists, fit from it "
+                          "without reading the sets")
+    cal.add_argument("--score-out", type=Path, default=None, metavar="FILE.json",
+                     help="also fit the sure score (the lab's trial of more signals than "
+                          "the raw confidence) and write it here")
+    cal.set_defaults(func=_cmd_calibrate)
 
     adapt = sub.add_parser("deck-adapt", help="fine-tune the classifier on a deck; installed "
                                               "only if it reads held-back photos no worse "

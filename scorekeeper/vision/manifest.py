@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from scorekeeper.vision.confidence import CalibrationSpec
 from scorekeeper.vision.hand_look import HandLookConfig
 from scorekeeper.vision.refocus import INDEX_PX, MAX_SCALE
 
@@ -78,6 +79,9 @@ class ModelManifest(BaseModel):
     runtime: str
     detector: DetectorSpec
     classifier: ClassifierSpec | None = None  # none: the detector names the cards
+    # each look's raw confidence → probability, and the sure line (`confidence.py`); none:
+    # the raw figure shown, sure from 0.8
+    calibration: CalibrationSpec | None = None
     path: Path = Field(default=Path(MANIFEST), exclude=True)
 
     @property

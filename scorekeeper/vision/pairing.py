@@ -63,14 +63,22 @@ class IndexReading:
     det: Detection
     card: str
     prob: float  # the classifier's (or detector's) confidence in `card`
+    # the look that read it (`confidence.PATHS`): each look's raw confidence means another
+    # chance of being right, so each is calibrated on its own
+    path: str = "first"
 
 
 @dataclass(frozen=True)
 class PhysicalCard:
     card: str
-    confidence: float
+    confidence: float  # raw: what pairing and scoring order cards by
     box: Box
     indices: tuple[IndexReading, ...]
+    path: str = "first"  # the look of the reading its confidence mostly rests on
+    # set by the reader from the model's calibration (`confidence.Calibration`): the chance
+    # it is right, and whether the review shows it sure; None where no reader set them
+    probability: float | None = None
+    sure: bool | None = None
 
 
 def point_in_box(point: tuple[float, float], box: Sequence[float]) -> bool:
@@ -93,6 +101,12 @@ def _confidence(readings: list[IndexReading]) -> float:
     for r in readings:
         miss *= 1.0 - r.prob * r.det.conf
     return round(1.0 - miss, 4)
+
+
+def _card(code: str, group: list[IndexReading], box: Box) -> PhysicalCard:
+    """A card read from `group`, its path that of its surest reading."""
+    surest = max(group, key=lambda r: r.prob * r.det.conf)
+    return PhysicalCard(code, _confidence(group), box, tuple(group), surest.path)
 
 
 def _union(readings: list[IndexReading], *more: Box) -> Box:
@@ -256,7 +270,7 @@ def _join_split(cards: list[PhysicalCard], reach: float | None) -> list[Physical
             if (halves or whole) and _one_card(ra, rb, reach):
                 out.remove(a)
                 box = _union([ra, rb], a.box, b.box) if halves else _union([ra, rb], whole[0])
-                out[out.index(b)] = PhysicalCard(a.card, _confidence([ra, rb]), box, (ra, rb))
+                out[out.index(b)] = _card(a.card, [ra, rb], box)
                 break
     return out
 
@@ -283,7 +297,7 @@ def pair_indices(indices: list[IndexReading], cards: list[Detection]) -> list[Ph
                 free.remove(partner)
                 box = _union([best, partner], box)
         group = [best] if partner is None else [best, partner]
-        out.append(PhysicalCard(best.card, _confidence(group), box, tuple(group)))
+        out.append(_card(best.card, group, box))
     out = _join_split(out, reach)
     # 2. two free corners of one card: same reading, a card's diagonal apart
     while free:
@@ -292,5 +306,5 @@ def pair_indices(indices: list[IndexReading], cards: list[Detection]) -> list[Ph
         if b is not None:
             free.remove(b)
         group = [a] if b is None else [a, b]
-        out.append(PhysicalCard(a.card, _confidence(group), _union(group), tuple(group)))
+        out.append(_card(a.card, group, _union(group)))
     return out

@@ -27,6 +27,7 @@ from scorekeeper.vision.classifier import (
     offered,
     second_counts,
 )
+from scorekeeper.vision.confidence import DEFAULT_SURE, Calibration
 from scorekeeper.vision.detectors import config_for, create_detector
 from scorekeeper.vision.detectors.base import Detection, Detector
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
@@ -75,13 +76,27 @@ class ReadResult:
     # indices read under the card threshold (from `MAYBE_PROB`), where no card was read:
     # what the players may add with a tap
     maybe: list[PhysicalCard] = field(default_factory=list)
+    sure_line: float = DEFAULT_SURE  # the probability from which a card is shown sure
 
     def to_json(self) -> list[dict[str, Any]]:
         return cards_json(self.cards)
 
 
+def shown(card: PhysicalCard) -> float:
+    """The confidence the players see: the calibrated probability, the raw figure where
+    no reader set one."""
+    return card.probability if card.probability is not None else card.confidence
+
+
+def is_sure(card: PhysicalCard) -> bool:
+    """Whether the review shows `card` sure (without the reader's word: the old rule)."""
+    return card.sure if card.sure is not None else card.confidence >= DEFAULT_SURE
+
+
 def cards_json(cards: list[PhysicalCard]) -> list[dict[str, Any]]:
-    return [{"card": c.card, "confidence": round(c.confidence, 3),
+    """Each card as the scan API and `read --json` give it: `confidence` the calibrated
+    probability, `sure` whether the review shows it sure."""
+    return [{"card": c.card, "confidence": round(shown(c), 3), "sure": is_sure(c),
              "box": [round(v, 1) for v in c.box]} for c in cards]
 
 
@@ -174,6 +189,7 @@ class CardReader:
         self.hand_look: HandLook | None = None
         if self.two_stage and det.hand is not None:
             self._load_hand_detector(models, det.hand, det)
+        self.calibration = Calibration(manifest.calibration)
 
     def _load_hand_detector(self, models: Path, hand: HandLookConfig,
                             frame: DetectorSpec) -> None:
@@ -257,10 +273,10 @@ class CardReader:
             cards = [d for d in dets if d.cls == CARD]
             assert self.classifier is not None
             crops = [crop_index(image, d.box) for d in index_dets]
-            labels, offers = self._second_look(crops, self.classifier.classify(crops))
-            labels = self._rescaled_look(image, index_dets, labels)
-            readings = [IndexReading(d, *answer) for d, answer in
-                        zip(index_dets, labels, strict=True) if self._reads(answer)]
+            labels, offers, paths = self._looked(crops, self.classifier.classify(crops))
+            labels = self._rescaled_look(image, index_dets, labels, paths)
+            readings = [IndexReading(d, *answer, path) for d, answer, path in
+                        zip(index_dets, labels, paths, strict=True) if self._reads(answer)]
             in_hands: list[Detection] = []
             if camera is None:  # a photo: a fixed camera's frame has no time for it
                 in_hands, added = self._hand_look(image, index_dets, readings)
@@ -271,20 +287,30 @@ class CardReader:
         else:  # the detector names the card; its confidence is the reading's
             cards = [d for d in dets if d.cls == self.card_cls]
             named = [(d, (self.names[d.cls], d.conf)) for d in dets if d.cls != self.card_cls]
-            readings = [IndexReading(d, *answer) for d, answer in named if self._reads(answer)]
+            readings = [IndexReading(d, *answer, "detector") for d, answer in named
+                        if self._reads(answer)]
             doubtful = [IndexReading(d, *answer) for d, answer in named
                         if not self._reads(answer) and answer[1] >= MAYBE_PROB]
         found = pair_indices(readings, cards)
-        return ReadResult(found, (time.perf_counter() - start) * 1000, looks,
-                          _maybe(doubtful, cards, found))
+        maybe = _maybe(doubtful, cards, found)
+        cal = self.calibration
+        return ReadResult([cal.card(c) for c in found], (time.perf_counter() - start) * 1000,
+                          looks, [cal.card(c, offer=True) for c in maybe], cal.line)
 
     def _second_look(self, crops: list[np.ndarray], labels: list[Answer]
                      ) -> tuple[list[Answer], list[Answer | None]]:
-        """(each crop's answer, what is offered for it). The answer is the second
-        classifier's for a crop the first doubts, where the second is sure enough
-        (`classifier.second.min_prob`), the first's elsewhere. A crop read as no card is
-        offered as a "maybe" by the surer of the two names (`classifier.offered`)."""
+        """(each crop's answer, what is offered for it): `_looked` without the paths."""
+        out, offers, _ = self._looked(crops, labels)
+        return out, offers
+
+    def _looked(self, crops: list[np.ndarray], labels: list[Answer]
+                ) -> tuple[list[Answer], list[Answer | None], list[str]]:
+        """(each crop's answer, what is offered for it, which classifier answered). The
+        answer is the second classifier's for a crop the first doubts, where the second is
+        sure enough (`classifier.second.min_prob`), the first's elsewhere. A crop read as no
+        card is offered as a "maybe" by the surer of the two names (`classifier.offered`)."""
         out = list(labels)
+        paths = ["first"] * len(labels)
         seconds: dict[int, Answer] = {}
         doubted = [i for i, answer in enumerate(labels) if first_doubts(answer, self.min_prob)]
         if self.second is not None and doubted:
@@ -293,17 +319,19 @@ class CardReader:
             for i, answer in seconds.items():
                 if second_counts(answer, self.second_min_prob):
                     out[i] = answer
+                    paths[i] = "second"
         offers: list[Answer | None] = [
             None if self._reads(answer) else offered(labels[i], seconds.get(i), MAYBE_PROB)
             for i, answer in enumerate(out)]
-        return out, offers
+        return out, offers, paths
 
     def _rescaled_look(self, image: np.ndarray, index_dets: list[Detection],
-                       labels: list[Answer]) -> list[Answer]:
+                       labels: list[Answer], paths: list[str] | None = None) -> list[Answer]:
         """Each corner both classifiers turn down looked at again, cropped at the size of
         the indices around it (`hand_scale`): read there as the reader reads any crop,
         unless it names a card the frame reads already (a half-covered corner cropped
-        larger may take in its neighbour's index)."""
+        larger may take in its neighbour's index). `paths` (each label's look) marks the
+        answers taken here "rescaled"."""
         turned = [i for i, answer in enumerate(labels) if not self._reads(answer)]
         boxes = rescaled_boxes(index_dets, turned)
         if not boxes:
@@ -314,6 +342,8 @@ class CardReader:
         read = {code for code, _ in filter(self._reads, labels)}
         for k in self._new_cards(again, read):
             out[where[k]] = again[k]
+            if paths is not None:
+                paths[where[k]] = "rescaled"
         return out
 
     def _hand_look(self, image: np.ndarray, index_dets: list[Detection],
@@ -348,7 +378,7 @@ class CardReader:
         told = self._answers_at(image, [d.box for d in added]) if added else []
         agreed = self.hand_look.agreed(added, told)
         names = [name for _, name in agreed]
-        return [IndexReading(agreed[k][0], *names[k]) for k in self._new_cards(
+        return [IndexReading(agreed[k][0], *names[k], "named") for k in self._new_cards(
             names, {r.card for r in readings}, reads=lambda _: True)]
 
     def _hand_readings(self, image: np.ndarray, added: list[Detection],
@@ -358,7 +388,7 @@ class CardReader:
         if not added:
             return []
         answers = self._answers_at(image, [d.box for d in added])
-        return [IndexReading(added[k], *answers[k])
+        return [IndexReading(added[k], *answers[k], "hand")
                 for k in self._new_cards(answers, {r.card for r in readings})]
 
     def _gap_readings(self, image: np.ndarray, index_dets: list[Detection],
@@ -373,7 +403,8 @@ class CardReader:
         out: list[IndexReading] = []
         for k in self._new_cards(answers, {r.card for r in readings}):
             box, a, b = gaps[k]
-            out.append(IndexReading(Detection(box, INDEX, min(a.conf, b.conf)), *answers[k]))
+            out.append(IndexReading(Detection(box, INDEX, min(a.conf, b.conf)), *answers[k],
+                                    "gap"))
         return out
 
     def _answers_at(self, image: np.ndarray, boxes: list[Box]) -> list[Answer]:

@@ -14,6 +14,7 @@ import numpy as np
 
 from scorekeeper.rules import Game, KnockHandSize
 from scorekeeper.vision.annotate import annotate
+from scorekeeper.vision.confidence import DEFAULT_SURE
 from scorekeeper.vision.layout import read_layout
 from scorekeeper.vision.pairing import PhysicalCard
 from scorekeeper.vision.reader import CardReader, ReadResult, cards_json
@@ -31,11 +32,12 @@ class ScanResult:
     annotated: np.ndarray
     ms: float
     maybe: list[dict[str, Any]] = field(default_factory=list)  # `ReadResult.maybe`
+    sure_line: float = DEFAULT_SURE  # `ReadResult.sure_line`: the review's legend says it
 
     def to_json(self, image_url: str) -> dict[str, Any]:
         return {"cards": self.cards, "melds": self.melds, "hand": self.hand,
                 "impossible": self.impossible, "image": image_url, "knock": self.knock,
-                "ms": round(self.ms), "maybe": self.maybe}
+                "ms": round(self.ms), "maybe": self.maybe, "sure_line": self.sure_line}
 
 
 def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | None,
@@ -56,7 +58,8 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
         except KnockHandSize:
             knock = None
     return ScanResult(result.to_json(), layout.melds, layout.hand, layout.impossible, knock,
-                      annotate(view, result.cards), result.ms, cards_json(result.maybe))
+                      annotate(view, result.cards), result.ms, cards_json(result.maybe),
+                      result.sure_line)
 
 
 def place_result_on_mat(frame: np.ndarray, result: ReadResult, calibration: Any | None = None
@@ -67,7 +70,7 @@ def place_result_on_mat(frame: np.ndarray, result: ReadResult, calibration: Any 
     offered = {id(c) for c in result.maybe}
     counted = [i for i, c in enumerate(placed) if id(c) not in offered]
     placed_result = ReadResult([placed[i] for i in counted], result.ms, result.looks,
-                               [c for c in placed if id(c) in offered])
+                               [c for c in placed if id(c) in offered], result.sure_line)
     return placed_result, [zones[i] for i in counted] if zones is not None else None
 
 

@@ -74,3 +74,14 @@ test('a whole hand says how many cards it lacks; other variants never do', () =>
   assert.equal(shortOfHand('rummy', 1), 0);
   assert.equal(shortOfHand('rummy500', 0), 0);
 });
+
+test("the server's sure is kept with each card (null where it gives none)", () => {
+  const { cards } = readCards({
+    cards: [
+      { card: '5H', confidence: 0.95, sure: false, box: [0, 0, 10, 10] },
+      { card: '6H', confidence: 0.6, sure: true, box: [20, 0, 30, 10] },
+      { card: '7H', confidence: 0.6, box: [40, 0, 50, 10] },
+    ],
+  }, 'whole');
+  assert.deepEqual(cards.map((c) => c.sure), [false, true, null]);
+});

@@ -34,6 +34,14 @@ from scorekeeper.vision.matching import Boxes, centre, match_reads
 from scorekeeper.vision.pairing import PhysicalCard, box_iou, point_in_box
 from scorekeeper.vision.reader import MODELS, CardReader, VisionError, load_image
 from scorekeeper_lab import REPO
+from scorekeeper_lab.evaluation.reliability import (
+    SceneReads,
+    format_figures,
+    measure,
+    offer_reads,
+    read_card,
+)
+from scorekeeper_lab.evaluation.sure_score import margins_of
 
 if TYPE_CHECKING:
     from scorekeeper.decks.profile import DeckProfile
@@ -190,12 +198,15 @@ def rivals(truth: dict[int, dict[str, Any]], cid: int) -> list[Boxes]:
     return [t["boxes"] for other, t in truth.items() if other != cid]
 
 
-def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None) -> dict[str, Any]:
+def eval_synthetic(reader: CardReader, root: Path, limit: int | None = None,
+                   reads: list[SceneReads] | None = None) -> dict[str, Any]:
+    """The held-out figures of the rendered scenes in `root`; `reads` gets each scene's
+    read cards, right or wrong (`reliability.SceneReads`)."""
     score = Score()
     spy = DetectionTrace(reader)
     try:
         for meta_path in sorted((root / "cards").glob("*.json"))[:limit]:
-            _score_scene(reader, root, meta_path, score, spy)
+            _score_scene(reader, root, meta_path, score, spy, reads)
     finally:
         spy.close()
     return score.as_dict()
@@ -214,7 +225,7 @@ def index_truth(objects: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
 
 
 def _score_scene(reader: CardReader, root: Path, meta_path: Path, score: Score,
-                 spy: DetectionTrace) -> None:
+                 spy: DetectionTrace, reads: list[SceneReads] | None = None) -> None:
     objects = read_labels(meta_path)
     truth = index_truth(objects)
     ignore = [(o["card"], [o["box"]]) for o in objects if o["kind"] in UNASKED]
@@ -252,6 +263,16 @@ def _score_scene(reader: CardReader, root: Path, meta_path: Path, score: Score,
     score.wrong += len(wrong)
     score.stray += len(strays)
     score.clean += not (missed or wrong or strays)
+    if reads is not None:
+        rights = {id(c) for k, c in matched.hits.items() if ids[k] not in wrong}
+        margins = margins_of(reader, image, result.cards)
+        unread = [(truth[cid]["card"], truth[cid]["boxes"]) for k, cid in enumerate(ids)
+                  if cid in wrong or cid not in claimed]
+        reads.append(SceneReads(
+            f"{root.name}/{meta_path.stem}",
+            [read_card(c, id(c) in rights, margins) for c in (*matched.hits.values(),
+                                                      *(c for c, _ in matched.strays))],
+            offer_reads(result.maybe, unread), len(missed) + len(wrong) + len(strays)))
     players = {t["player"] for t in truth.values()} - {None}
     if not players:
         return
@@ -369,7 +390,8 @@ def _lost_where(spy: DetectionTrace, image: Any, box: tuple[float, float, float,
 
 
 def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
-                  skip: set[str] | None = None) -> dict[str, Any]:
+                  skip: set[str] | None = None, reads: list[SceneReads] | None = None
+                  ) -> dict[str, Any]:
     """Exact cards on photos labelled in `deck add --labels`' format (`skip`: photo file
     names left out, e.g. the ones a deck was enrolled from).
 
@@ -380,7 +402,8 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
     of the photo's `unboxed` cards not read yet: that card is read (each counts among the
     labelled cards; one nobody read is missed, where is not known). Boxes may be missing
     where a photo shows cards nobody labelled (`"unlabelled_cards": true`): a prediction in
-    no box there is left out of the count (`not_counted`), neither right nor false."""
+    no box there is left out of the count (`not_counted`), neither right nor false.
+    `reads` gets each photo's read cards, right or wrong (`reliability.SceneReads`)."""
     score = Score()
     spy = DetectionTrace(reader)
     ignored = photos_ignoring = 0
@@ -420,6 +443,9 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
             score.wrong += len(wrong)
             score.stray += len(strays)
             score.clean += not (lost or wrong or strays)
+            if reads is not None:
+                reads.append(_photo_reads(photo, matched, result.cards, result.maybe,
+                                          margins_of(reader, image, result.cards)))
             photos_ignoring += not photo.complete
             if lost or wrong or strays:
                 fixes.append(Path(photo.image).name + ": " + "; ".join(
@@ -431,6 +457,28 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
         spy.close()
     return {**score.as_dict(), "not_counted": ignored,
             "photos_with_unlabelled_cards": photos_ignoring, "photos_to_correct": fixes}
+
+
+def _photo_reads(photo: PhotoLabels, matched: Any, read: list[PhysicalCard],
+                 maybe: list[PhysicalCard], margins: dict[int, float] | None = None
+                 ) -> SceneReads:
+    """A labelled photo's read cards as `eval_labelled` counts them: right where one names
+    its box's card or finds an unboxed card, wrong where it names another or is a stray (a
+    stray in no box of a photo with unlabelled cards is left out, as there)."""
+    cards = [read_card(c, c.card == photo.cards[k][0], margins)
+             for k, c in matched.hits.items()]
+    strays = [c for c, nowhere in matched.strays if photo.complete or not nowhere]
+    cards += [read_card(c, False, margins) for c in strays]
+    placed = {id(c) for c in (*matched.hits.values(), *(c for c, _ in matched.strays),
+                              *matched.ignored)}
+    # found an unboxed card
+    cards += [read_card(c, True, margins) for c in read if id(c) not in placed]
+    wrong = sum(c.card != photo.cards[k][0] for k, c in matched.hits.items())
+    missed = len(photo.cards) - len(matched.hits) + len(matched.left)
+    unread = [(code, [box]) for k, (code, box) in enumerate(photo.cards)
+              if k not in matched.hits or matched.hits[k].card != code]
+    return SceneReads(Path(photo.image).name, cards, offer_reads(maybe, unread),
+                      missed + wrong + len(strays))
 
 
 def format_report(name: str, s: dict[str, Any]) -> str:
@@ -479,13 +527,15 @@ def _run_labelled(reader: CardReader, labelled: Path, real: Path | None,
                   skip: list[Path], out: Any, err: Any) -> int:
     try:
         names = {Path(p.image).name for f in skip for p in read_labelled(f)}
-        s = eval_labelled(reader, labelled, real, names)
+        reads: list[SceneReads] = []
+        s = eval_labelled(reader, labelled, real, names, reads)
     except (OSError, ValueError, VisionError) as exc:
         err.write(f"error: {exc}\n")
         return 2
     if names:
         out.write(f"{len(names)} photos skipped (named in {', '.join(map(str, skip))})\n")
     out.write(format_labelled(s) + "\n")
+    out.write(format_figures("labelled photos", measure(reads, reader.calibration)) + "\n")
     return 0
 
 
@@ -520,8 +570,10 @@ def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: i
                              err or out)
     synthetic = synthetic or MODELS.parent / "data" / "model-work" / "test"
     real = real or REAL_PHOTOS
+    reads: list[SceneReads] = []
     if (synthetic / "cards").exists():
-        out.write(format_report("held-out deck", eval_synthetic(reader, synthetic, limit)) + "\n")
+        out.write(format_report("held-out deck", eval_synthetic(reader, synthetic, limit,
+                                                                reads)) + "\n")
         # kept so figures stay comparable across the labelling change
         if (legacy := legacy_set(synthetic)) is not None:
             out.write(format_report("held-out deck, earlier labelling",
@@ -532,4 +584,6 @@ def run(runtime: str | None, synthetic: Path | None, real: Path | None, limit: i
         out.write(format_report("real photos (rank)", eval_real(reader, real)) + "\n")
     else:
         out.write(f"real photos: {real} missing; skipped\n")
+    if reads:  # rank-only labels say nothing of an exact card's chance: held-out scenes only
+        out.write(format_figures("held-out deck", measure(reads, reader.calibration)) + "\n")
     return 0

@@ -25,6 +25,8 @@ from scorekeeper_lab.evaluation.evaluate import (
     read_labels,
     rivals,
 )
+from scorekeeper_lab.evaluation.reliability import SceneReads, offer_reads, read_card
+from scorekeeper_lab.evaluation.sure_score import margins_of
 
 BANDS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 1.0))
 CORNER_KINDS = ("index", "readable", "covered", "partial")
@@ -53,10 +55,12 @@ def fan_truth(objects: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     return truth
 
 
-def eval_fans(reader: Any, root: Path, limit: int | None = None) -> dict[str, Any]:
+def eval_fans(reader: Any, root: Path, limit: int | None = None,
+              reads: list[SceneReads] | None = None) -> dict[str, Any]:
     """Per band: labelled, read right, false, and where the missed were lost
     (`evaluate.MISS_CAUSES`); strays on no card; scenes needing no correction among cards
-    whose best corner is under 40 % covered."""
+    whose best corner is under 40 % covered. `reads` gets each scene's read cards, right or
+    wrong (`reliability.SceneReads`)."""
     bands: dict[str, dict[str, Any]] = {
         b: {"labelled": 0, "correct": 0, "false": 0, "missed_because": Counter()}
         for b in BAND_NAMES}
@@ -65,7 +69,7 @@ def eval_fans(reader: Any, root: Path, limit: int | None = None) -> dict[str, An
     spy = DetectionTrace(reader)
     try:
         for meta in sorted((root / "cards").glob("*.json"))[:limit]:
-            s = _score(reader, spy, root, meta, bands, offers)
+            s = _score(reader, spy, root, meta, bands, offers, reads)
             strays += s[0]
             scenes += 1
             clean += s[1]
@@ -104,7 +108,8 @@ def asked_truth(objects: list[dict[str, Any]], fans: bool) -> dict[int, dict[str
 
 
 def _score(reader: Any, spy: DetectionTrace, root: Path, meta: Path,
-           bands: dict[str, dict[str, Any]], offers: Counter[str]) -> tuple[int, bool]:
+           bands: dict[str, dict[str, Any]], offers: Counter[str],
+           reads: list[SceneReads] | None = None) -> tuple[int, bool]:
     """One scene into `bands` and `offers` (its "maybe" cards: `right` where one names a
     card under 40 % covered that was not read, `other` elsewhere); (its strays, whether it
     needs no correction)."""
@@ -129,6 +134,16 @@ def _score(reader: Any, spy: DetectionTrace, root: Path, meta: Path,
             band["false"] += 1
             fixes += 1
     _count_offers(result, truth, ids, matched.hits, offers)
+    if reads is not None:
+        margins = margins_of(reader, image, result.cards)
+        cards = [read_card(c, c.card == truth[ids[k]]["card"], margins)
+                 for k, c in matched.hits.items()]
+        cards += [read_card(c, False, margins) for c, _ in matched.strays]
+        wanted = [(t["card"], t["boxes"]) for k, t in enumerate(truth.values())
+                  if BAND_NAMES.index(t["band"]) < 2
+                  and (k not in matched.hits or matched.hits[k].card != t["card"])]
+        reads.append(SceneReads(f"{root.name}/{meta.stem}", cards,
+                                offer_reads(getattr(result, "maybe", []), wanted), fixes))
     return len(matched.strays), fixes == 0
 
 

@@ -11,11 +11,15 @@ import {
 } from './scanread.js';
 import { $, closeDialog, fill, h, openDialog } from './util.js';
 
-export const LOW_CONFIDENCE = 0.8; // below this a read card is marked for checking
+// a card the server does not mark sure or not (an older server) is marked for checking
+// below this; the server's line (`sure_line`) is its calibrated probability's
+export const LOW_CONFIDENCE = 0.8;
 
 export let review = null; // the open review
 
-export const isLow = (c) => c.conf != null && c.conf < LOW_CONFIDENCE;
+/** Marked for checking: the server's `sure` where it gives one, else under LOW_CONFIDENCE;
+ * a card a person set or checked (no confidence) never. */
+export const isLow = (c) => c.conf != null && (c.sure != null ? !c.sure : c.conf < LOW_CONFIDENCE);
 // floored, so a card marked unsure never reads as the threshold itself (79.6 % → 79 %)
 export const pct = (c) => percent(Math.floor(c.conf * 100) / 100);
 
@@ -153,7 +157,7 @@ function confirm() {
 function reviewLegend() {
   return h('div', { class: 'scan-legend', 'aria-hidden': 'true' },
     h('span', { class: 'lg lg-ok' }, t('scan.lgRead')),
-    h('span', { class: 'lg lg-low' }, t('scan.lgUnsure', { pct: percent(LOW_CONFIDENCE) })),
+    h('span', { class: 'lg lg-low' }, t('scan.lgUnsure', { pct: percent(review.sureLine) })),
     h('span', { class: 'lg lg-bad' }, t('scan.lgBad')));
 }
 
@@ -223,6 +227,7 @@ export function openReview({ game, player, result, others = new Map(), existing 
     firstCounts: countCodes(read.cards.map((c) => c.card)),
     serverBad: new Set((result?.impossible || []).map(cardCode)),
     readCount: (result?.cards || []).length,
+    sureLine: typeof result?.sure_line === 'number' ? result.sure_line : LOW_CONFIDENCE,
     maybe: (Array.isArray(result?.maybe) ? result.maybe : [])
       .filter((m) => validBox(m?.box)).map((m, key) => ({ key, card: cardCode(m), box: m.box.map(Number) })),
     learn: result?.learn && result?.id ? result.id : null,

@@ -27,6 +27,8 @@ export function readCards(result, mode) {
     id: i,
     card: cardCode(c),
     conf: typeof c?.confidence === 'number' ? c.confidence : null,
+    // the server's word on whether the review shows it sure (null: an older server's card)
+    sure: typeof c?.sure === 'boolean' ? c.sure : null,
     box: validBox(c?.box) ? c.box.map(Number) : null,
     group: 'hand',
   }));

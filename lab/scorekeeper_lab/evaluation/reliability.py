@@ -1,0 +1,193 @@
+"""How far a read card's shown probability can be trusted: calibration error, the wrong
+rate among cards shown sure, and the photos whose error nothing on the review points at.
+
+The evaluations (`evaluate.py`, `fan_eval.py`) record each scene's read cards as right or
+wrong (`SceneReads`) with the raw confidence and the look that read them, so one reading
+serves both the fit (`calibration.py`, on validation sets) and the figures here (on judge
+sets), under whatever calibration: a calibration never changes which cards are read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorekeeper.vision.confidence import Calibration
+from scorekeeper.vision.matching import Boxes, match_reads
+from scorekeeper.vision.pairing import PhysicalCard
+from scorekeeper_lab.evaluation.sure_score import Scored, Signals, signals
+
+ECE_BINS = 15  # equal-mass bins
+# the lines the risk–coverage table shows, beside the model's own
+RC_LINES = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99)
+
+
+@dataclass(frozen=True)
+class ReadCard:
+    """One read card (or offer): the look that read it, its raw confidence, whether it was
+    right (it names the labelled card it sits on; a stray or false card is wrong)."""
+
+    path: str
+    raw: float
+    right: bool
+    # what a sure score weighs (`sure_score.signals`); None: the raw figure and look only
+    signals: Signals | None = None
+
+    def weighed(self) -> Signals:
+        return self.signals or Signals(self.path, self.raw)
+
+
+@dataclass
+class SceneReads:
+    """One scene's read cards and offers, and how many corrections it needs (missed,
+    wrong and false cards)."""
+
+    name: str
+    cards: list[ReadCard]
+    offers: list[ReadCard] = field(default_factory=list)
+    errors: int = 0
+
+
+def read_card(card: PhysicalCard, right: bool, margins: dict[int, float] | None = None
+              ) -> ReadCard:
+    """`card` as read, right or not; `margins`: its margin by id (`sure_score.margins_of`)."""
+    return ReadCard(card.path, card.confidence, right,
+                    signals(card, margin=(margins or {}).get(id(card))))
+
+
+def offer_reads(maybe: Iterable[PhysicalCard], wanted: Sequence[tuple[str, Boxes]]
+                ) -> list[ReadCard]:
+    """Offers, each right where it names a card it sits on that was not read right
+    (`wanted`): what tapping it would fix."""
+    maybe = list(maybe)
+    got = match_reads(maybe, wanted)
+    right = {id(card) for k, card in got.hits.items() if card.card == wanted[k][0]}
+    return [ReadCard("offer", c.confidence, id(c) in right, signals(c, "offer")) for c in maybe]
+
+
+def dump_reads(path: Path, scenes: Sequence[SceneReads]) -> None:
+    """`scenes` as JSON: read once, weighed under any calibration (`load_reads`)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([asdict(s) for s in scenes]), encoding="utf-8")
+
+
+def load_reads(path: Path) -> list[SceneReads]:
+    def card(d: dict[str, Any]) -> ReadCard:
+        sig = d.get("signals")
+        return ReadCard(d["path"], d["raw"], d["right"],
+                        Signals(**sig) if sig is not None else None)
+
+    return [SceneReads(s["name"], [card(c) for c in s["cards"]],
+                       [card(c) for c in s["offers"]], s["errors"])
+            for s in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def shown(calibration: Calibration | Scored, s: Signals) -> tuple[float, bool]:
+    """(the probability a card of signals `s` is shown with, whether it is shown sure)."""
+    if isinstance(calibration, Scored):
+        return calibration.shown(s)
+    p = calibration.probability(s.path, s.raw)
+    return p, s.path != "offer" and calibration.is_sure(p)
+
+
+def ece(prob: np.ndarray, right: np.ndarray, bins: int = ECE_BINS) -> float:
+    """Expected calibration error over equal-mass bins (sorted by probability)."""
+    if len(prob) == 0:
+        return 0.0
+    order = np.argsort(prob, kind="stable")
+    total = 0.0
+    for chunk in np.array_split(order, min(bins, len(prob))):
+        total += len(chunk) * abs(float(prob[chunk].mean()) - float(right[chunk].mean()))
+    return total / len(prob)
+
+
+@dataclass
+class Figures:
+    """A set's calibration figures under one calibration."""
+
+    cards: int
+    ece: float
+    ece_by_path: dict[str, tuple[int, float]]
+    line: float
+    sure: int
+    sure_wrong: int
+    right: int
+    right_sure: int
+    scenes: int
+    with_error: int
+    silent: int  # an error and nothing on the review to check
+    quiet: int  # no error and nothing on the review to check (every card sure, no offer)
+    curve: list[tuple[float, int, int, float]]  # line, sure, wrong among them, coverage
+    reliability: list[tuple[float, float, int]]  # per bin: mean probability, right share, n
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+def measure(scenes: Sequence[SceneReads], calibration: Calibration | Scored) -> Figures:
+    """`scenes` as the review would show them under `calibration`."""
+    cards = [c for s in scenes for c in s.cards]
+    judged = [shown(calibration, c.weighed()) for c in cards]
+    prob = np.array([p for p, _ in judged], float).reshape(len(cards))
+    right = np.array([c.right for c in cards], bool)
+    paths = sorted({c.path for c in cards})
+    by_path = {}
+    for p in paths:
+        mask = np.array([c.path == p for c in cards], bool)
+        by_path[p] = (int(mask.sum()), ece(prob[mask], right[mask]))
+    line = calibration.line
+    sure = np.array([s for _, s in judged], bool).reshape(len(cards))
+    curve = []
+    for x in sorted({*RC_LINES, line}):
+        at = prob >= x
+        curve.append((x, int(at.sum()), int((at & ~right).sum()),
+                      float((at & right).sum() / max(1, right.sum()))))
+    rel = []
+    if len(prob):
+        order = np.argsort(prob, kind="stable")
+        for chunk in np.array_split(order, min(ECE_BINS, len(prob))):
+            rel.append((float(prob[chunk].mean()), float(right[chunk].mean()), len(chunk)))
+    silent = with_error = quiet = 0
+    for s in scenes:
+        nothing = all(shown(calibration, c.weighed())[1] for c in s.cards) and not s.offers
+        if s.errors:
+            with_error += 1
+            silent += nothing
+        else:
+            quiet += nothing
+    return Figures(len(cards), ece(prob, right), by_path, line, int(sure.sum()),
+                   int((sure & ~right).sum()), int(right.sum()), int((sure & right).sum()),
+                   len(scenes), with_error, silent, quiet, curve, rel)
+
+
+def format_figures(name: str, f: Figures) -> str:
+    """The lines `scorekeeper-lab eval` appends for a set."""
+    per_path = ", ".join(f"{p} {e:.3f} (n {n})" for p, (n, e) in f.ece_by_path.items())
+    wrong = f.sure_wrong / max(1, f.sure)
+    cover = f.right_sure / max(1, f.right)
+    lines = [f"confidence, {name}: ECE {f.ece:.3f} over {f.cards} read cards "
+             f"({ECE_BINS} equal-mass bins); by look: {per_path or 'none'}",
+             f"  sure line {f.line:.3f}: wrong among sure {f.sure_wrong}/{f.sure} "
+             f"({wrong:.2%}); right cards shown sure {f.right_sure}/{f.right} ({cover:.1%})",
+             "  risk–coverage (line: wrong among sure, right shown sure): " + "; ".join(
+                 f"{x:.3f}: {w}/{n} ({w / max(1, n):.2%}), {c:.1%}" for x, n, w, c in f.curve),
+             f"  scenes with a silent error (an error, and no unsure card and no offer): "
+             f"{f.silent}/{f.scenes} (of {f.with_error} with an error)",
+             f"  scenes with no error and nothing to check (every card sure, no offer): "
+             f"{f.quiet}/{f.scenes - f.with_error}",
+             "  reliability (per bin: mean shown → share right, cards): " + ", ".join(
+                 f"{p:.2f}→{r:.2f} ({n})" for p, r, n in f.reliability)]
+    return "\n".join(lines)
+
+
+def format_reliability(f: Figures) -> str:
+    """The reliability table (per equal-mass bin: mean shown probability, share right)."""
+    rows = ["| bin | cards | mean shown | right |", "|---:|---:|---:|---:|"]
+    rows += [f"| {i + 1} | {n} | {p:.3f} | {r:.3f} |" for i, (p, r, n) in
+             enumerate(f.reliability)]
+    return "\n".join(rows)
