@@ -147,3 +147,48 @@ def test_a_broken_calibration_is_left_out_and_logged(
         assert r.status_code == 201, r.text  # the frame is read as it is
     assert any("scan without the calibration" in m and "not a scorekeeper calibration" in m
                for m in caplog.messages)
+
+
+class OfferingReader(Vision):
+    """Stands in for the card reader: reads no card and offers a joker and a 5♥ as maybe
+    seen, as the reader does whatever the game (it knows no game)."""
+
+    def reader(self) -> OfferingReader:
+        return self
+
+    def read(self, image: object, camera: str | None = None) -> object:
+        from scorekeeper.vision.pairing import PhysicalCard
+        from scorekeeper.vision.reader import ReadResult
+
+        offers = [PhysicalCard(code, 0.4, (10.0 + 60 * i, 10.0, 50.0 + 60 * i, 80.0), ())
+                  for i, code in enumerate(["JK", "5H"])]
+        return ReadResult([], 1.0, maybe=offers)
+
+
+@pytest.mark.parametrize(("variant", "settings", "offered"), [
+    ("chicago", {}, ["5H"]),  # no jokers in Chicago's decks: no joker offered
+    ("rummy500", {"jokers": 2}, ["JK", "5H"]),
+    ("rummy500", {"jokers": 0}, ["5H"]),
+])
+def test_a_scan_offers_only_cards_the_games_decks_hold(
+        tmp_path: Path, variant: str, settings: dict[str, int], offered: list[str]) -> None:
+    import cv2
+    import numpy as np
+
+    app = create_app(Settings(data_dir=tmp_path, camera="none"), token="secret")
+    reader = OfferingReader()
+    app.dependency_overrides[get_vision] = lambda: reader
+    photo = cv2.imencode(".jpg", np.full((240, 320, 3), 200, np.uint8))[1].tobytes()
+    with TestClient(app) as c:
+        assert c.post("/api/games", json={"variant": variant, "players": ["Ann", "Bob"],
+                                          "settings": settings},
+                      headers=ADMIN).status_code == 201
+        r = c.post("/api/games/1/scan", headers=ADMIN, data={"player": "Ann"},
+                   files={"image": ("hand.jpg", photo, "image/jpeg")})
+        assert r.status_code == 201, r.text
+        assert [m["card"] for m in r.json()["maybe"]] == offered
+        if variant == "chicago":  # the private knock check is laid out the same way
+            k = c.post("/api/games/1/knock-check", data={"player": "Ann"},
+                       files={"image": ("hand.jpg", photo, "image/jpeg")})
+            assert k.status_code == 200, k.text
+            assert k.json()["maybe"] == offered

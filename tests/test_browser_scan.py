@@ -366,6 +366,35 @@ def test_chicago_knock_check_verdict(server: Server, phones: tuple[Phone, Phone]
     expect(admin.tid("zone-hint")).not_to_have_class(re.compile("warn"))
 
 
+def test_a_whole_hand_read_with_too_many_cards_says_how_many_to_remove(
+        server: Server, phones: tuple[Phone, Phone]) -> None:
+    """A Chicago hand is 7 cards, 8 for the one who ends it (the variant's record): a scan
+    of 10 says so before it is confirmed, as a scan of too few does."""
+    admin, _ = phones
+    server.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})
+    reload(admin)
+    extra = ["9S", "KD", "QC"]
+    scan = chicago_scan(LEGAL)
+    scan["cards"] += [{"card": c, "confidence": 0.95,
+                       "box": [80 + i * 160, 560, 220 + i * 160, 760]}
+                      for i, c in enumerate(extra)]
+    scan["hand"], scan["knock"] = CHICAGO_CARDS + extra, None
+    FakeScans(admin, scan)
+    admin.tid("primary-btn").click()
+    admin.tid("scan-camera-0").click()
+    wait_photo(admin)
+    short = admin.tid("scan-short")
+    expect(short).to_have_text("10 cards read; a hand holds at most 8: remove 2.")
+    expect(short).to_have_attribute("data-kind", "over")
+    admin.tid("scan-chip-remove-9").click()
+    expect(short).to_have_text("9 cards read; a hand holds at most 8: remove 1.")
+    admin.tid("scan-chip-remove-8").click()
+    expect(short).to_be_hidden()  # 8: the knocker's hand with the card just drawn
+    for card in (7, 6):
+        admin.tid(f"scan-chip-remove-{card}").click()
+    expect(short).to_have_text("A whole hand is 7 cards: 1 is missing.")
+
+
 def test_real_scan_endpoint_without_camera(tmp_path: Path, browser: Any) -> None:
     with running(tmp_path / "data", "--camera", "none") as srv:
         srv.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})

@@ -17,6 +17,11 @@ class DeckSpec:
     def allowed(self, card: Card) -> int:
         return self.jokers if card.is_joker else self.decks
 
+    def holds(self, card: Card) -> bool:
+        """Whether the decks have the card at all (no joker without jokers), so a card only
+        offered as maybe seen is never one the game cannot have."""
+        return self.allowed(card) > 0
+
     def too_many(self, cards: Iterable[Card]) -> list[Card]:
         """The cards that appear more often than the decks hold them (a misread, surely)."""
         return [card for card, count in Counter(cards).items() if count > self.allowed(card)]

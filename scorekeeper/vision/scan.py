@@ -13,6 +13,9 @@ import cv2
 import numpy as np
 
 from scorekeeper.rules import Game, KnockHandSize
+from scorekeeper.rules.cards import CardError, parse_card
+from scorekeeper.rules.deck import DeckSpec
+from scorekeeper.rules.scoring import deck_for
 from scorekeeper.vision.annotate import annotate
 from scorekeeper.vision.confidence import DEFAULT_SURE
 from scorekeeper.vision.layout import read_layout
@@ -57,9 +60,24 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
             knock = game.knock_check(player, layout.hand)
         except KnockHandSize:
             knock = None
+    offers = held_offers(result.maybe, deck_for(game.settings))
     return ScanResult(result.to_json(), layout.melds, layout.hand, layout.impossible, knock,
-                      annotate(view, result.cards), result.ms, cards_json(result.maybe),
+                      annotate(view, result.cards), result.ms, cards_json(offers),
                       result.sure_line)
+
+
+def held_offers(maybe: list[PhysicalCard], deck: DeckSpec) -> list[PhysicalCard]:
+    """The reader's offers (`ReadResult.maybe`) that the game's decks hold at all: the
+    reader knows no game, so it may offer a joker to a game without jokers, and a player
+    would only be asked about a card that cannot be there. How many copies the hand
+    already has is the review's check, not a reason to hide an offer."""
+    def held(card: PhysicalCard) -> bool:
+        try:
+            return deck.holds(parse_card(card.card))
+        except CardError:
+            return False
+
+    return [c for c in maybe if held(c)]
 
 
 def place_result_on_mat(frame: np.ndarray, result: ReadResult, calibration: Any | None = None

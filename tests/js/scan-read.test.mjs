@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  countCodes, groupMode, impossibleCards, ordered, readCards, shortOfHand, validBox,
+  countCodes, groupMode, impossibleCards, mostOfHand, ordered, overOfHand, readCards, shortOfHand,
+  validBox,
 } from '../../scorekeeper/web/static/scanread.js';
 import './setup.mjs';
 
@@ -73,6 +74,21 @@ test('a whole hand says how many cards it lacks; other variants never do', () =>
   assert.equal(shortOfHand('chicago', 8), 0);
   assert.equal(shortOfHand('rummy', 1), 0);
   assert.equal(shortOfHand('rummy500', 0), 0);
+});
+
+test('a hand says how many cards too many it holds, by the count its record gives', () => {
+  assert.equal(mostOfHand('chicago', 4), 8);
+  assert.equal(overOfHand('chicago', 10, 4), 2);
+  assert.equal(overOfHand('chicago', 8, 4), 0);
+  assert.equal(mostOfHand('rummy10', 3), 10);
+  assert.equal(overOfHand('rummy10', 11, 3), 1);
+  // Rummy deals by the number of players: 10 for two, 7 for three or four, 6 for more
+  assert.equal(overOfHand('rummy', 8, 4), 1);
+  assert.equal(overOfHand('rummy', 8, 2), 0);
+  assert.equal(overOfHand('rummy', 7, 6), 1);
+  // no count is known for Rummy 500's hands
+  assert.equal(mostOfHand('rummy500', 4), null);
+  assert.equal(overOfHand('rummy500', 30, 4), 0);
 });
 
 test("the server's sure is kept with each card (null where it gives none)", () => {

@@ -6,7 +6,7 @@ import { openPicker } from './review-picker.js';
 import {
   cardFace, cardFlags, editCard, groupHint, groupTitle, maybeButton, removeCard, review,
 } from './review.js';
-import { ordered, shortOfHand } from './scanread.js';
+import { mostOfHand, ordered, overOfHand, shortOfHand } from './scanread.js';
 import { swipeable } from './swipe.js';
 import { fill, h } from './util.js';
 import { VARIANTS } from './variants.js';
@@ -78,13 +78,19 @@ export function renderWarning(bad) {
 }
 
 /** A whole hand with cards missing (Chicago: fewer than 7 read): say how many, and put
- * the cards the reader may have seen first, where they are most likely the missing ones. */
+ * the cards the reader may have seen first, where they are most likely the missing ones.
+ * A hand with more cards than it may hold (Chicago: over 8; Rummy: over the deal) says how
+ * many to remove: a stray card from the next player's hand or the pile gets read too. */
 export function renderShort() {
+  const hand = review.cards.filter((c) => c.group === 'hand').length;
   const short = review.mode === 'whole' ? shortOfHand(review.variant, review.cards.length) : 0;
+  const over = review.mode === 'melds' ? 0 : overOfHand(review.variant, hand, review.players);
   const el = review.els.short;
-  el.hidden = !short;
+  el.hidden = !short && !over;
+  el.dataset.kind = over ? 'over' : 'short';
   fill(el, short ? h('strong', {}, t('scan.short', { n: short, size: VARIANTS[review.variant].handSize.cards })) : null,
-    short && review.maybe.length ? h('span', {}, ` ${t('scan.shortMaybe')}`) : null);
+    short && review.maybe.length ? h('span', {}, ` ${t('scan.shortMaybe')}`) : null,
+    over ? h('strong', {}, t('scan.over', { n: over, count: hand, most: mostOfHand(review.variant, review.players) })) : null);
   if (short && review.maybe.length) review.els.groups.before(review.els.maybe);
   else review.els.groups.after(review.els.maybe);
 }

@@ -221,6 +221,7 @@ export function openReview({ game, player, result, others = new Map(), existing 
   review = {
     variant: game.variant,
     settings: game.settings || {},
+    players: (game.players || []).length,
     mode,
     player,
     ...read,

@@ -1,6 +1,6 @@
 // What a scan read, made ready for the players to check: each card with its box, put in
 // its group (a meld, or the hand); the cards the decks cannot hold; how many a whole hand
-// still lacks. Pure (no DOM): unit-tested with Node's test runner.
+// still lacks or holds too many. Pure (no DOM): unit-tested with Node's test runner.
 import { JOKER, cardCode } from './cards.js';
 import { VARIANTS, handEnd } from './variants.js';
 
@@ -87,4 +87,20 @@ export function impossibleCards(cards, { copies, jokers }, { others, serverBad, 
 export function shortOfHand(variant, count) {
   const size = VARIANTS[variant]?.handSize?.cards;
   return size && count < size ? size - count : 0;
+}
+
+/** The most cards a hand of `variant` may hold, from the variant's record: a whole hand's
+ * size for the one who ends it (Chicago: 8), else the deal for `players` players (Rummy:
+ * nobody ends a turn holding more than was dealt); null where no count is known. */
+export function mostOfHand(variant, players) {
+  const size = VARIANTS[variant]?.handSize || {};
+  if (size.cards) return size.ender || size.cards;
+  return size.dealt?.[String(players)] ?? null;
+}
+
+/** How many cards a hand read as `count` holds beyond the most it may (0 where it does
+ * not, or no count is known), so the review says which to remove before it is saved. */
+export function overOfHand(variant, count, players) {
+  const most = mostOfHand(variant, players);
+  return most && count > most ? count - most : 0;
 }

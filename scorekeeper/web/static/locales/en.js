@@ -294,6 +294,8 @@ export default {
   'scan.addCard': 'Add a card',
   'scan.short.one': 'A whole hand is {size} cards: {n} is missing.',
   'scan.short.other': 'A whole hand is {size} cards: {n} are missing.',
+  'scan.over.one': '{count} cards read; a hand holds at most {most}: remove {n}.',
+  'scan.over.other': '{count} cards read; a hand holds at most {most}: remove {n}.',
   'scan.shortMaybe': 'Look first at the cards the reader may have seen.',
   'scan.maybeHead': 'May be there too',
   'scan.maybeHint': 'the reader was unsure: tap one to add it',

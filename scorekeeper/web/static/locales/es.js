@@ -294,6 +294,8 @@ export default {
   'scan.addCard': 'Añadir una carta',
   'scan.short.one': 'Una mano completa son {size} cartas: falta {n}.',
   'scan.short.other': 'Una mano completa son {size} cartas: faltan {n}.',
+  'scan.over.one': 'Se leyeron {count} cartas; una mano tiene como mucho {most}: quita {n}.',
+  'scan.over.other': 'Se leyeron {count} cartas; una mano tiene como mucho {most}: quita {n}.',
   'scan.shortMaybe': 'Mira primero las cartas que el lector quizá vio.',
   'scan.maybeHead': 'Puede que también estén',
   'scan.maybeHint': 'el lector dudó: toca una para añadirla',

@@ -294,6 +294,8 @@ export default {
   'scan.addCard': 'Juntar uma carta',
   'scan.short.one': 'Uma mão inteira tem {size} cartas: falta {n}.',
   'scan.short.other': 'Uma mão inteira tem {size} cartas: faltam {n}.',
+  'scan.over.one': 'Foram lidas {count} cartas; uma mão tem no máximo {most}: retire {n}.',
+  'scan.over.other': 'Foram lidas {count} cartas; uma mão tem no máximo {most}: retire {n}.',
   'scan.shortMaybe': 'Veja primeiro as cartas que o leitor talvez tenha visto.',
   'scan.maybeHead': 'Talvez estejam também',
   'scan.maybeHint': 'o leitor teve dúvidas: toque numa para a juntar',
