@@ -24,6 +24,13 @@ export const isLow = (c) => c.conf != null && (c.sure != null ? !c.sure : c.conf
 export const pct = (c) => percent(Math.floor(c.conf * 100) / 100);
 
 /** A share as the page's language writes it (80 %, 80%). */
+/** The sure line to a tenth of a point, floored: a line of 99.94 % reads 99.9 %, never 100 %. */
+function linePercent(x) {
+  return new Intl.NumberFormat(language(), { style: 'percent', maximumFractionDigits: 1 }).format(
+    Math.floor(x * 1000) / 1000,
+  );
+}
+
 function percent(x) {
   return new Intl.NumberFormat(language(), { style: 'percent', maximumFractionDigits: 0 }).format(x);
 }
@@ -157,7 +164,7 @@ function confirm() {
 function reviewLegend() {
   return h('div', { class: 'scan-legend', 'aria-hidden': 'true' },
     h('span', { class: 'lg lg-ok' }, t('scan.lgRead')),
-    h('span', { class: 'lg lg-low' }, t('scan.lgUnsure', { pct: percent(review.sureLine) })),
+    h('span', { class: 'lg lg-low' }, t('scan.lgUnsure', { pct: linePercent(review.sureLine) })),
     h('span', { class: 'lg lg-bad' }, t('scan.lgBad')));
 }
 
