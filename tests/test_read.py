@@ -44,6 +44,9 @@ def test_read_finds_the_right_rank_inside_the_card(tmp_path: Path) -> None:
         cx, cy = (card["box"][0] + card["box"][2]) / 2, (card["box"][1] + card["box"][3]) / 2
         assert box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
         assert 0 < card["confidence"] <= 1 and line["ms"] >= 0
+        # what the review asks the players to check, as it shows it
+        assert line["check"] == {"unsure": [c["card"] for c in line["cards"] if not c["sure"]],
+                                 "offers": [c["card"] for c in line["maybe"]]}
     assert len(list(tmp_path.glob("*.annotated.jpg"))) == len(truth)
 
 

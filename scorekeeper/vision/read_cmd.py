@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from scorekeeper.decks.profile import DeckProfile
+    from scorekeeper.vision.pairing import PhysicalCard
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
@@ -18,6 +19,12 @@ def _annotate_path(target: Path, image: Path, many: bool) -> Path:
         return target / f"{image.stem}.annotated.jpg"
     target.parent.mkdir(parents=True, exist_ok=True)
     return target
+
+
+def to_check(cards: list[PhysicalCard], maybe: list[PhysicalCard]) -> dict[str, list[str]]:
+    """What the review asks the players to check in this photo: the cards it shows unsure
+    and the cards it offers ("maybe"), so the review can be measured outside the page."""
+    return {"unsure": [c.card for c in cards if not c.sure], "offers": [c.card for c in maybe]}
 
 
 def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
@@ -52,6 +59,7 @@ def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
         if as_json:
             out.write(json.dumps({"image": str(path), "cards": result.to_json(),
                                   "maybe": cards_json(result.maybe),
+                                  "check": to_check(result.cards, result.maybe),
                                   "ms": round(result.ms)}) + "\n")
         else:
             cards = " ".join(c.card for c in result.cards) or "(no cards)"
