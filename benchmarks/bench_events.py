@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import httpx
-from spawn import start_server
+from spawn import memory_kib, start_server
 
 TOKEN = "bench-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -27,16 +27,6 @@ CARDS = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C"]
 def hand(i: int) -> dict[str, object]:
     return {"players": [{"name": "Ann", "hand": [], "went_out": True},
                         {"name": "Bob", "hand": [CARDS[i % len(CARDS)]]}]}
-
-
-def memory_kib(pid: int) -> dict[str, int]:
-    """VmRSS (now) and VmHWM (peak) from /proc, in KiB."""
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            fields[key] = int(value.split()[0])
-    return fields
 
 
 async def listen(client: httpx.AsyncClient, gid: int, last: int, ready: asyncio.Event,

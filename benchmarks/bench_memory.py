@@ -31,7 +31,7 @@ from pathlib import Path
 
 import httpx
 from bench_flood import png_bomb
-from spawn import ServerProcess, start_server
+from spawn import ServerProcess, memory_kib, start_server
 
 TOKEN = "bench-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -39,15 +39,6 @@ FRAMES = Path(__file__).resolve().parent / "frames"
 TARGET_MIB = 300
 BUDGET_MIB = 128  # the server's default photo_memory_mb
 BYTES_PER_PIXEL = 9  # as web/http/decodes.py counts a photo
-
-
-def status_kib(pid: int) -> dict[str, int]:
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            fields[key] = int(value.split()[0])
-    return fields
 
 
 class Peak:
@@ -72,12 +63,12 @@ class Peak:
 
     def _sample(self) -> None:
         while not self._stop.is_set():
-            self.sampled = max(self.sampled, status_kib(self.pid)["VmRSS"])
+            self.sampled = max(self.sampled, memory_kib(self.pid)["VmRSS"])
             time.sleep(0.01)
 
     @property
     def mib(self) -> float:
-        return max(self.sampled, status_kib(self.pid)["VmHWM"]) / 1024
+        return max(self.sampled, memory_kib(self.pid)["VmHWM"]) / 1024
 
 
 def at_once(count: int, send: Callable[[int], httpx.Response]) -> tuple[str, float]:
@@ -147,7 +138,7 @@ def main() -> int:
                 files = {"image": ("table.jpg", photo, "image/jpeg")}
                 admin.post(f"/api/games/{gid}/scan", files=files).raise_for_status()
             time.sleep(1)
-            idle = status_kib(server.pid)["VmRSS"] / 1024
+            idle = memory_kib(server.pid)["VmRSS"] / 1024
             print(f"idle after a warm-up scan: {idle:.0f} MiB")
             public = httpx.HTTPTransport(local_address="127.0.0.2")
             with httpx.Client(base_url=server.url, timeout=120, transport=public) as phone:

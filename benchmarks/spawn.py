@@ -75,6 +75,16 @@ def wait_healthy(proc: subprocess.Popen[Any], url: str, log: Path, timeout: floa
                        f"{log.read_text(errors='replace')[-3000:]}")
 
 
+def memory_kib(pid: int) -> dict[str, int]:
+    """VmRSS (now) and VmHWM (peak) of a process, from /proc, in KiB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0])
+    return fields
+
+
 @dataclass
 class ServerProcess:
     """A running `python -m scorekeeper.web`, its address and its console log."""
@@ -167,6 +177,5 @@ class Restartable:
 
     def memory_kib(self) -> tuple[int, int]:
         """(VmRSS, VmHWM) of the server process, from /proc."""
-        fields = dict(line.split(":", 1) for line in
-                      Path(f"/proc/{self.pid}/status").read_text().splitlines())
-        return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+        fields = memory_kib(self.pid)
+        return fields["VmRSS"], fields["VmHWM"]

@@ -151,12 +151,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv.stop()
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Any:
-    app = create_app(Settings(data_dir=tmp_path, camera="none"), token=TOKEN)
-    no_model = Vision(tmp_path / "no-models")
+def app_without_model(data_dir: Path, token: str) -> Any:
+    """The app with no camera and no card model: what reaches a reader is refused (503),
+    so an upload's limits are what a test sees."""
+    app = create_app(Settings(data_dir=data_dir, camera="none"), token=token)
+    no_model = Vision(data_dir / "no-models")
     app.dependency_overrides[get_vision] = lambda: no_model
     return app
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Any:
+    return app_without_model(tmp_path, TOKEN)
 
 
 @pytest.fixture

@@ -19,13 +19,10 @@ from typing import Any
 import httpx
 import pytest
 
-from scorekeeper.scanning import Vision
-from scorekeeper.settings import Settings
-from scorekeeper.web.app import create_app
-from scorekeeper.web.deps import get_hub, get_vision
+from scorekeeper.web.deps import get_hub
 from scorekeeper.web.http.connections import ConnectionPolicy, protocol_class
 from scorekeeper.web.live.hub import Hub, StreamRefused
-from tests.test_hardening_clients import raw, read_all, serve_in_thread
+from tests.test_hardening_clients import app_without_model, raw, read_all, serve_in_thread
 
 TOKEN = "floods-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -142,10 +139,7 @@ def test_one_game_cannot_take_every_stream() -> None:
 
 @pytest.fixture
 def app(tmp_path: Path) -> Any:
-    app = create_app(Settings(data_dir=tmp_path, camera="none"), token=TOKEN)
-    no_model = Vision(tmp_path / "no-models")
-    app.dependency_overrides[get_vision] = lambda: no_model
-    return app
+    return app_without_model(tmp_path, TOKEN)
 
 
 def test_streams_over_the_cap_arriving_together_are_each_refused(app: Any) -> None:

@@ -20,10 +20,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.datastructures import Headers, UploadFile
 
-from scorekeeper.scanning import Vision
 from scorekeeper.settings import Settings
-from scorekeeper.web.app import create_app
-from scorekeeper.web.deps import get_photos, get_vision
+from scorekeeper.web.deps import get_photos
 from scorekeeper.web.http.decodes import (
     BYTES_PER_PIXEL,
     DecodeGate,
@@ -34,6 +32,7 @@ from scorekeeper.web.http.decodes import (
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.http.imagesize import ImageSize
 from scorekeeper.web.uploads import decode_upload
+from tests.test_hardening_clients import app_without_model
 
 TOKEN = "photos-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -158,10 +157,7 @@ def test_a_jpeg_over_the_budget_is_decoded_smaller_and_a_png_refused() -> None:
 
 @pytest.fixture
 def app(tmp_path: Path) -> Any:
-    app = create_app(Settings(data_dir=tmp_path, camera="none"), token=TOKEN)
-    no_model = Vision(tmp_path / "no-models")
-    app.dependency_overrides[get_vision] = lambda: no_model
-    return app
+    return app_without_model(tmp_path, TOKEN)
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from scorekeeper.cli.common import (
     models_dir,
     settings_for,
 )
+from scorekeeper.cli.decks import ADAPT_HELP, add_adapt_options
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -146,19 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "the raw confidence) and write it here")
     cal.set_defaults(func=_cmd_calibrate)
 
-    adapt = sub.add_parser("deck-adapt", help="fine-tune the classifier on a deck; installed "
-                                              "only if it reads held-back photos no worse "
-                                              "and shows a gain")
-    adapt.add_argument("name")
-    adapt.add_argument("--minutes", type=float, default=5.0, help="training time (default 5)")
-    adapt.add_argument("--scenes", action="store_true",
-                       help="experimental: render scenes of the deck from its enrolled indices "
-                            "and fine-tune the detector and classifier on them")
-    adapt.add_argument("--classifier-only", action="store_true",
-                       help="with --scenes: keep the generic detector")
-    adapt.add_argument("--fans", action="store_true",
-                       help="with --scenes: draw half the deck's fans tight")
-    adapt.add_argument("--seed", type=int, default=0)
+    adapt = sub.add_parser("deck-adapt", help=ADAPT_HELP)
+    add_adapt_options(adapt)
     adapt.add_argument("--events", action="store_true",
                        help="progress and outcome as JSON lines on standard output")
     add_models(adapt)

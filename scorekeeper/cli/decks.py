@@ -17,6 +17,27 @@ from scorekeeper.decks.profile import DeckError
 Command = Callable[[argparse.Namespace], int]
 
 
+ADAPT_HELP = ("fine-tune the classifier on the deck; installed only if it reads held-back "
+              "photos no worse and shows a gain")
+
+
+def add_adapt_options(adapt: argparse.ArgumentParser) -> None:
+    """`deck adapt`'s options: the runtime's command passes them on to the lab's
+    `deck-adapt`, which takes the same ones."""
+    adapt.add_argument("name")
+    adapt.add_argument("--minutes", type=float, default=5.0, help="training time (default 5)")
+    adapt.add_argument("--scenes", action="store_true",
+                       help="experimental: render scenes of the deck from its enrolled indices "
+                            "and fine-tune the detector and classifier on them (docs/decks.md: "
+                            "its detector has read held-back photos worse)")
+    adapt.add_argument("--classifier-only", action="store_true",
+                       help="with --scenes: keep the generic detector")
+    adapt.add_argument("--fans", action="store_true",
+                       help="with --scenes: draw half the deck's fans tight and teach its "
+                            "covered corners by what shows (as `synth render --readable`)")
+    adapt.add_argument("--seed", type=int, default=0)
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], func: Command,
                common: Callable[[argparse.ArgumentParser], None]) -> None:
     """The `deck` command; `common` adds --models and --config to each action."""
@@ -30,21 +51,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], func: C
     add.add_argument("--labels", type=Path, required=True,
                      help='JSON lines: {"image": "PATH", "cards": [{"card": "QD", '
                           '"box": [x1, y1, x2, y2]}]}; PATH relative to the file')
-    adapt = actions.add_parser("adapt", help="fine-tune the classifier on the deck; installed "
-                                             "only if it reads held-back photos no worse "
-                                             "and shows a gain")
-    adapt.add_argument("name")
-    adapt.add_argument("--minutes", type=float, default=5.0, help="training time (default 5)")
-    adapt.add_argument("--scenes", action="store_true",
-                       help="experimental: render scenes of the deck from its enrolled indices "
-                            "and fine-tune the detector and classifier on them (docs/decks.md: "
-                            "its detector has read held-back photos worse)")
-    adapt.add_argument("--classifier-only", action="store_true",
-                       help="with --scenes: keep the generic detector")
-    adapt.add_argument("--fans", action="store_true",
-                       help="with --scenes: draw half the deck's fans tight and teach its "
-                            "covered corners by what shows (as `synth render --readable`)")
-    adapt.add_argument("--seed", type=int, default=0)
+    add_adapt_options(actions.add_parser("adapt", help=ADAPT_HELP))
     layout = actions.add_parser("layout", help="print the enrolment layout, or write its sheet")
     layout.add_argument("--out", type=Path, default=None,
                         help="write the sheet here (.pdf or .png) instead of printing it")

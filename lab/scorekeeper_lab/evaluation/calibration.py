@@ -228,13 +228,21 @@ def fit_score(fitting: Sequence[ReadCard], held: Sequence[ReadCard], risk: float
     score = draft.model_copy(update={"map": PathMap(x=kx, y=ky)})
     values = [score(c.weighed()) for c in held]
     right = [c.right for c in held]
+    line, used = relaxed_line(values, right, risk)
+    rule = sure_rule(used).replace("lowest line", "lowest sure-score line")
+    return score.model_copy(update={"line": line, "sure_rule": rule}), used
+
+
+def relaxed_line(values: Sequence[float], right: Sequence[bool], risk: float
+                 ) -> tuple[float, float]:
+    """The sure line at `risk`, else at the first of `RELAXED` above it that some line
+    meets (`NEVER_SURE` where none does), and the risk it was chosen at."""
     line, used = NEVER_SURE, risk
     for used in (risk, *(r for r in RELAXED if r > risk)):
         line = sure_line(values, right, risk=used)
         if line < NEVER_SURE:
             break
-    rule = sure_rule(used).replace("lowest line", "lowest sure-score line")
-    return score.model_copy(update={"line": line, "sure_rule": rule}), used
+    return line, used
 
 
 def half_of(name: str) -> int:
@@ -253,11 +261,7 @@ def fit(scenes: Sequence[SceneReads], fitted_on: str, risk: float = RISK) -> Cal
     mapped = Calibration(spec)
     prob = [mapped.probability(c.path, c.raw) for c in held]
     right = [c.right for c in held]
-    line, used = NEVER_SURE, risk
-    for used in (risk, *(r for r in RELAXED if r > risk)):
-        line = sure_line(prob, right, risk=used)
-        if line < NEVER_SURE:
-            break
+    line, used = relaxed_line(prob, right, risk)
     return spec.model_copy(update={"sure": line, "sure_rule": sure_rule(used)})
 
 
