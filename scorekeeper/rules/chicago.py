@@ -19,6 +19,7 @@ DECK = DeckSpec(decks=2, jokers=0)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 KNOCK_CEILING = 9
+KNOCK_BASE = 100  # the limit is BASE minus the total, where that is under the ceiling
 SEVEN = 7
 MAX_DEADWOOD = SEVEN * 10  # seven unmelded tens and faces
 
@@ -30,7 +31,7 @@ def meld_rules(s: ChicagoSettings) -> MeldRules:
 
 def knock_limit(total: int) -> int:
     """Most deadwood a player may knock with; 0 or less means no knock at all."""
-    return min(KNOCK_CEILING, 100 - total)
+    return min(KNOCK_CEILING, KNOCK_BASE - total)
 
 
 class KnockHandSize(RulesError):

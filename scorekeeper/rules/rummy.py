@@ -16,6 +16,7 @@ DECK = DeckSpec(decks=1, jokers=0)
 MIN_PLAYERS = 2
 MAX_PLAYERS = {"rummy": 6, "rummy10": 5}  # 10-card: 5 × 10 cards is all one deck allows
 HIGH_ACE_POINTS = 15
+RUMMY_FACTOR = 2  # going rummy (out in one turn, nothing melded before) doubles the hand
 LABELS = {"rummy": "Rummy", "rummy10": "Rummy 10-card"}
 # The two variants share this module; their settings answer the same questions
 # (`variant`, `high_ace`, `hand_limit`, `lowest_collects`), so nothing here asks which it is.
@@ -41,7 +42,7 @@ def score(players: list[PlayerHand], s: RummyFamily,
     gains = dict.fromkeys(held, 0)
     extra: dict[str, Any] = {}
     if winner is not None:
-        doubled = 2 if winner.rummy else 1
+        doubled = RUMMY_FACTOR if winner.rummy else 1
         gains[winner.name] = doubled * sum(v for n, v in held.items() if n != winner.name)
         extra["went_out"] = winner.name
         extra["rummy"] = winner.rummy

@@ -36,10 +36,15 @@ def card_points(card: Card, s: Rummy500Settings, *, low_ace: bool = False) -> in
     return 5 if five else card.rank
 
 
-def entry_points(entry: MeldEntry, s: Rummy500Settings) -> int:
-    """A meld or lay-off in front of a player; its aces are low only inside A-2-3."""
+def entry_values(entry: MeldEntry, s: Rummy500Settings) -> list[int]:
+    """Each card of a meld or lay-off in front of a player; aces are low only in A-2-3."""
     low = ace_is_low(list(entry.on) + list(entry.cards), meld_rules(s))
-    return sum(card_points(c, s, low_ace=low) for c in entry.cards)
+    return [card_points(c, s, low_ace=low) for c in entry.cards]
+
+
+def entry_points(entry: MeldEntry, s: Rummy500Settings) -> int:
+    """A meld or lay-off in front of a player: what its cards add up to."""
+    return sum(entry_values(entry, s))
 
 
 def score(players: list[PlayerHand], s: Rummy500Settings) -> dict[str, Any]:

@@ -14,10 +14,11 @@ from functools import cached_property
 from typing import Any, Generic, Literal, get_args, get_origin
 
 from scorekeeper.registry import Registry
-from scorekeeper.rules import chicago, rummy, rummy500
+from scorekeeper.rules import chicago, explainers, rummy, rummy500
 from scorekeeper.rules.cards import ACE, Card, pip_value
 from scorekeeper.rules.deck import DeckSpec
 from scorekeeper.rules.errors import RulesError, malformed, shown
+from scorekeeper.rules.explain import Explainer
 from scorekeeper.rules.hand import PlayerHand
 from scorekeeper.rules.melds import MeldRules
 from scorekeeper.rules.settings import (
@@ -54,6 +55,9 @@ class Knock:
 
 
 Mark = Literal["knocked", "went_out", "rummy"]  # a player's end-of-hand flags
+# Laying off (adding cards to a meld already on the table): never (melds stay in the hand),
+# on any meld, only after one's own first meld, or on any meld and scoring for the player
+LayOff = Literal["none", "any", "after_melding", "for_you"]
 Reads = Literal["hand", "leftovers", "melds"]
 
 
@@ -101,6 +105,8 @@ class Variant(Generic[S]):
     meld_rules: Callable[[S], MeldRules]
     points: Callable[[Card, S], int]  # a card left in hand
     players: tuple[int, int]  # fewest and most
+    explain: Explainer[S]  # what the rules sheet says of it (rules/explainers.py)
+    lay_off: LayOff = "none"
     hand: HandShape = field(default_factory=HandShape)
     knock: Knock | None = None
     low_wins: bool = False  # the lowest total leads (a penalty game)
@@ -195,7 +201,7 @@ CHICAGO: Variant[ChicagoSettings] = Variant(
     name="chicago", label=chicago.LABEL, settings=ChicagoSettings, score=_chicago_score,
     deck=lambda s: chicago.DECK, meld_rules=chicago.meld_rules,
     points=lambda card, s: pip_value(card),
-    players=(chicago.MIN_PLAYERS, chicago.MAX_PLAYERS),
+    players=(chicago.MIN_PLAYERS, chicago.MAX_PLAYERS), explain=explainers.CHICAGO,
     hand=HandShape(cards=chicago.SEVEN, ender=chicago.SEVEN + 1),
     knock=Knock(limit=chicago.knock_limit, check=chicago.knock_check), low_wins=True,
     end=HandEnd(marks=("knocked", "rummy"), required=True, reads="hand"),
@@ -204,6 +210,7 @@ RUMMY: Variant[RummySettings] = Variant(
     name="rummy", label=rummy.LABELS["rummy"], settings=RummySettings, score=_rummy_score,
     deck=lambda s: rummy.DECK, meld_rules=rummy.meld_rules, points=rummy.card_points,
     players=(rummy.MIN_PLAYERS, rummy.MAX_PLAYERS["rummy"]), hand=HandShape(dealt=_dealt("rummy")),
+    explain=explainers.RUMMY, lay_off="any",
     target=lambda s: s.target, hand_limit=lambda s: s.hand_limit, points_keys=("ace",),
     end=HandEnd(marks=("went_out", "rummy"), rummy_goes_out=True, required=True,
                 reads="leftovers"),
@@ -212,6 +219,7 @@ RUMMY10: Variant[Rummy10Settings] = Variant(
     name="rummy10", label=rummy.LABELS["rummy10"], settings=Rummy10Settings,
     score=_rummy_score, deck=lambda s: rummy.DECK, meld_rules=rummy.meld_rules,
     points=rummy.card_points, players=(rummy.MIN_PLAYERS, rummy.MAX_PLAYERS["rummy10"]),
+    explain=explainers.RUMMY10, lay_off="after_melding",
     hand=HandShape(dealt=_dealt("rummy10")), target=lambda s: s.target,
     end=HandEnd(marks=("went_out", "rummy"), rummy_goes_out=True, reads="leftovers"),
     goal_key="target")
@@ -220,6 +228,7 @@ RUMMY500: Variant[Rummy500Settings] = Variant(
     deck=rummy500.deck, meld_rules=rummy500.meld_rules,
     points=rummy500.card_points,
     players=(rummy500.MIN_PLAYERS, rummy500.MAX_PLAYERS), target=lambda s: s.target,
+    explain=explainers.RUMMY500, lay_off="for_you",
     low_ace=lambda s: rummy500.card_points(Card(ACE, "S"), s, low_ace=True),
     deck_keys=("decks", "jokers"), points_keys=("scoring",),
     end=HandEnd(reads="melds", typed=("melded", "held")), goal_key="target")

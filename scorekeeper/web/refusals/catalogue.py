@@ -16,7 +16,9 @@ LANGUAGES = tuple(FILES)
 
 _IMPORT = re.compile(r"^import (\w+) from '\./([\w.-]+\.js)';$")
 _SPREAD = re.compile(r"^\.\.\.(\w+),$")
-_ENTRY = re.compile(r"^'([^'\\]+)': '([^'\\]*)',$")
+# text: no quote, no backslash but a \uXXXX escape (a word joiner that keeps "A-2-3" whole)
+_ENTRY = re.compile(r"^'([^'\\]+)': '((?:[^'\\]|\\u[0-9a-fA-F]{4})*)',$")
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _FRAME = ("export default {", "};")
 
 
@@ -34,7 +36,7 @@ def read(path: Path) -> dict[str, str]:
         elif (found := _SPREAD.match(text)) and found[1] in imports:
             out.update(read(path.parent / imports[found[1]]))
         elif found := _ENTRY.match(text):
-            out[found[1]] = found[2]
+            out[found[1]] = _ESCAPE.sub(lambda m: chr(int(m[1], 16)), found[2])
         else:
             raise ValueError(f"{path.name}:{number}: not a 'key': 'text', line: {line!r}")
     return out

@@ -1,8 +1,10 @@
-// A game's rules: their fields (for a new game and the rules sheet), and the rules sheet.
+// A game's rules: their fields (for a new game and the rules sheet), and the rules sheet
+// (the settings, then the rules explained: rulesheet.js).
 import { api } from './api.js';
 import { page, refreshGame } from './games.js';
 import { t } from './i18n.js';
 import { checkNumber } from './messages.js';
+import { rulesSheetEl } from './rulesheet.js';
 import { toast } from './ui.js';
 import { $, closeDialog, fill, h, openDialog } from './util.js';
 import { VARIANTS, variantLabel } from './variants.js';
@@ -75,7 +77,7 @@ export function openSettings() {
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'settings-close' }, '✕'),
       h('div', { class: 'sheet-title' }, h('h2', {}, t('rules.title')), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
-    h('div', { class: 'sheet-scroll', tabindex: '0' }, ui.el, err),
+    h('div', { class: 'sheet-scroll', tabindex: '0' }, ui.el, err, rulesSheetEl(g.id)),
     page.admin ? h('div', { class: 'sheet-foot' }, saveBtn) : null,
   );
   openDialog(dlg);
