@@ -45,17 +45,19 @@ PHOTO_SIZE = (1280, 960)
 SCAN_IMAGE = "/api/scans/fixture-scan.jpg"
 
 # Rummy 500 as a reader might get sample 1 wrong: the 10♣ read as a second 10♥ (a deck
-# has one: impossible), the Q♠ half hidden in the fan (low confidence).
+# has one: impossible), the Q♠ half hidden in the fan (low confidence: not sure). Each card
+# carries the server's `sure`, and the answer its line, as every scan answer does.
 SCAN_500: dict[str, Any] = {
     "player": "Ann",
     "cards": [
-        {"card": "10H", "confidence": 0.98, "box": [247, 343, 474, 640]},
-        {"card": "10D", "confidence": 0.96, "box": [388, 357, 612, 657]},
-        {"card": "10H", "confidence": 0.91, "box": [530, 334, 737, 626]},
-        {"card": "QS", "confidence": 0.62, "box": [812, 333, 872, 612]},
-        {"card": "QD", "confidence": 0.95, "box": [866, 333, 930, 615]},
-        {"card": "AS", "confidence": 0.99, "box": [928, 330, 1115, 610]},
+        {"card": "10H", "confidence": 0.98, "sure": True, "box": [247, 343, 474, 640]},
+        {"card": "10D", "confidence": 0.96, "sure": True, "box": [388, 357, 612, 657]},
+        {"card": "10H", "confidence": 0.91, "sure": True, "box": [530, 334, 737, 626]},
+        {"card": "QS", "confidence": 0.62, "sure": False, "box": [812, 333, 872, 612]},
+        {"card": "QD", "confidence": 0.95, "sure": True, "box": [866, 333, 930, 615]},
+        {"card": "AS", "confidence": 0.99, "sure": True, "box": [928, 330, 1115, 610]},
     ],
+    "sure_line": 0.8,
     "melds": [["10H", "10D", "10H"]],
     "hand": ["QS", "QD", "AS"],
     "impossible": ["10H"],
@@ -72,9 +74,10 @@ def chicago_scan(knock: dict[str, Any]) -> dict[str, Any]:
     return {
         "player": "Ann",
         "cards": [
-            {"card": c, "confidence": 0.95, "box": b}
+            {"card": c, "confidence": 0.95, "sure": True, "box": b}
             for c, b in zip(CHICAGO_CARDS, boxes, strict=True)
         ],
+        "sure_line": 0.8,
         "melds": [["AH", "2H", "3H"], ["4C", "4D", "4S"]],
         "hand": CHICAGO_CARDS,
         "impossible": [],
@@ -375,7 +378,7 @@ def test_a_whole_hand_read_with_too_many_cards_says_how_many_to_remove(
     reload(admin)
     extra = ["9S", "KD", "QC"]
     scan = chicago_scan(LEGAL)
-    scan["cards"] += [{"card": c, "confidence": 0.95,
+    scan["cards"] += [{"card": c, "confidence": 0.95, "sure": True,
                        "box": [80 + i * 160, 560, 220 + i * 160, 760]}
                       for i, c in enumerate(extra)]
     scan["hand"], scan["knock"] = CHICAGO_CARDS + extra, None

@@ -14,9 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scorekeeper_lab.evaluation.calibration import (
     MIN_PATH,
+    RISK,
     clopper_pearson_upper,
     fit,
+    fit_lines,
     fit_paths,
+    group_lines,
+    half_of,
     isotonic,
     sure_line,
     write_calibration,
@@ -248,3 +252,102 @@ def test_reads_survive_the_cache(tmp_path: Path) -> None:
     scenes = _signalled(5)
     dump_reads(tmp_path / "r.json", scenes)
     assert load_reads(tmp_path / "r.json") == scenes
+
+
+def _grouped(n_pair: int, n_single: int, wrong_single_top: int) -> tuple[
+        list[float], list[bool], list[str]]:
+    """Pair cards all right at 0.9–1.0; single cards at 0.9–1.0 whose surest few are wrong
+    (what makes a pooled line tested from the top fail at once)."""
+    pair = np.linspace(0.9, 1.0, n_pair)
+    single = np.linspace(0.9, 1.0, n_single)
+    prob = [*pair.tolist(), *single.tolist()]
+    right = [True] * n_pair + [k < n_single - wrong_single_top for k in range(n_single)]
+    return prob, right, ["pair"] * n_pair + ["single"] * n_single
+
+
+@pytest.mark.parametrize(("n_pair", "n_single", "wrong", "want"), [
+    # clean pairs: a line of their own at 0.5 %, below the pool's; the singles, wrong at
+    # the top, none even at the last relaxed risk (nothing single is sure)
+    (3000, 3000, 5, {"pair": RISK, "single": 0.05}),
+    # too few pairs for even no error to meet the bound at δ/2: no line, the pooled one
+    (700, 3000, 0, {"single": RISK}),
+    # both clean and many: both certified
+    (3000, 3000, 0, {"pair": RISK, "single": RISK}),
+    # neither group big enough: none, both keep the pooled line
+    (300, 300, 0, {}),
+])
+def test_fit_lines_certifies_each_group_or_leaves_it_to_the_pool(
+        n_pair: int, n_single: int, wrong: int, want: dict[str, float]) -> None:
+    prob, right, groups = _grouped(n_pair, n_single, wrong)
+    lines = fit_lines(prob, right, groups)
+    assert {g: used for g, (_, used) in lines.items()} == want
+    for g, (line, used) in lines.items():
+        above = [r for p, r, x in zip(prob, right, groups, strict=True) if x == g and p >= line]
+        if line > 1.0:
+            assert not above and g == "single" and wrong
+            continue
+        # each group's bound holds at its share of the 5 %
+        assert clopper_pearson_upper(sum(not r for r in above), len(above), 0.025) <= used
+    if wrong:
+        pooled = sure_line(prob, right)
+        assert pooled > 1.0 and lines["pair"][0] <= 0.9  # the pool fails at the top
+
+
+def test_the_union_of_group_lines_keeps_the_pooled_risk() -> None:
+    prob, right, groups = _grouped(3000, 3000, 0)
+    right = [r if k % 1500 else False for k, r in enumerate(right)]  # errors spread evenly
+    lines = fit_lines(prob, right, groups)
+    sure = [r for p, r, g in zip(prob, right, groups, strict=True)
+            if p >= lines.get(g, (math.inf, RISK))[0]]
+    assert sure and sum(not r for r in sure) / len(sure) <= RISK
+
+
+def test_fit_records_the_group_lines_and_keep_maps_keeps_the_maps() -> None:
+    from scorekeeper_lab.evaluation.sure_score import Signals
+
+    scenes = [SceneReads(f"p{i}", [ReadCard("first", 0.99, True, Signals("first", 0.99, 2))])
+              for i in range(3000)]
+    scenes += [SceneReads(f"s{i}", [ReadCard("first", 0.99, i % 50 != 0,
+                                              Signals("first", 0.99, 1))]) for i in range(3000)]
+    kept = CalibrationSpec(paths={"first": {"x": [0.0, 1.0], "y": [0.0, 1.0]}},  # type: ignore[dict-item]
+                           fitted_on="old")
+    spec = fit(scenes, "fresh", keep_maps=kept)
+    assert spec.paths == kept.paths and spec.fitted_on == "old; lines: fresh"
+    assert "on the calibration half of fresh" in spec.sure_rule  # the lines' own scenes
+    # lines chosen again over a kept fit replace its lines' record, not add to it
+    assert fit(scenes, "again", keep_maps=spec).fitted_on == "old; lines: again"
+    # the singles, 2 % wrong, meet only 5 %; the pooled 1 % meets 2 %: each is recorded
+    assert spec.lines == {"pair": 0.99, "single": 0.99} and spec.sure == 0.99
+    assert "pair 0.9900 (≤ 0.5%)" in spec.sure_rule
+    assert "single 0.9900 (≤ 5.0%)" in spec.sure_rule and "no line met 0.5%" in spec.sure_rule
+    thin = fit(scenes[:3000] + scenes[3000:3600], "fresh", keep_maps=kept)
+    assert thin.lines == {"pair": 0.99}  # ~300 singles held: too few to test, the pooled line
+    # the lines are chosen on the calibration half only: wrong cards of the fitting half
+    # (the scenes that fitted the kept maps) change nothing
+    bad = [SceneReads(f"b{i}", [ReadCard("first", 0.99, False, Signals("first", 0.99, 2))])
+           for i in range(2000) if half_of(f"b{i}") == 0]
+    assert fit(scenes + bad, "fresh", keep_maps=kept).lines == spec.lines
+    cal = Calibration(thin)
+    assert cal.line_of("single") == thin.sure and cal.is_sure(0.99, "pair")
+
+
+@pytest.mark.parametrize(("lines", "pooled", "want"), [
+    ({"pair": (0.9, RISK)}, 0.99, {"pair": 0.9}),  # met the target: its own, lower line
+    ({"single": (0.95, 0.01)}, 0.99, {"single": 0.99}),  # only relaxed: never below the pool
+    ({"single": (0.995, 0.01)}, 0.99, {"single": 0.995}),  # …and its own where higher
+    ({"single": (1.01, 0.05)}, 0.99, {"single": 1.01}),  # none met: nothing of it sure
+])
+def test_a_group_that_misses_the_target_never_goes_below_the_pool(
+        lines: dict[str, tuple[float, float]], pooled: float, want: dict[str, float]) -> None:
+    assert group_lines(lines, pooled) == want
+
+
+def test_sure_errors_picks_the_scenes_with_a_confident_wrong_card(tmp_path: Path) -> None:
+    from scorekeeper_lab.analyses.sure_errors import confident_scenes
+    from scorekeeper_lab.evaluation.reliability import dump_reads
+
+    dump_reads(tmp_path / "r.json", [
+        SceneReads("a", [ReadCard("first", 0.95, False), ReadCard("first", 0.9, False)]),
+        SceneReads("b", [ReadCard("first", 0.5, False), ReadCard("first", 0.99, True)]),
+        SceneReads("c", [ReadCard("first", 0.8, False)])])
+    assert confident_scenes(tmp_path / "r.json", 0.8) == {"a": 2, "c": 1}

@@ -12,7 +12,13 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from scorekeeper.vision.confidence import DEFAULT_SURE, Calibration, CalibrationSpec, PathMap
+from scorekeeper.vision.confidence import (
+    DEFAULT_SURE,
+    Calibration,
+    CalibrationSpec,
+    PathMap,
+    evidence,
+)
 from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.manifest import load_manifest
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard, pair_indices
@@ -82,9 +88,9 @@ def test_cards_json_shows_the_probability_and_sure() -> None:
     out = cards_json([cal.card(_card(conf=0.9)), cal.card(_card("2C", conf=0.5))])
     assert out[0]["confidence"] == pytest.approx(0.99) and out[0]["sure"] is True
     assert out[1]["confidence"] == pytest.approx(0.6) and out[1]["sure"] is False
-    # a card no reader calibrated: its raw figure, sure from 0.8
-    assert cards_json([_card(conf=0.85)])[0] == {"card": "7H", "confidence": 0.85,
-                                                 "sure": True, "box": [0.0, 0.0, 10.0, 20.0]}
+    # a card no reader judged: its raw figure, and unsure however high (no line of its own)
+    assert cards_json([_card(conf=0.99)])[0] == {"card": "7H", "confidence": 0.99,
+                                                 "sure": False, "box": [0.0, 0.0, 10.0, 20.0]}
 
 
 def test_pairing_gives_a_card_the_look_of_its_surest_reading() -> None:
@@ -144,3 +150,40 @@ def test_read_json_gives_each_card_sure(tmp_path: Path) -> None:
         assert card["confidence"] <= 0.5  # the map halves every raw figure
         assert card["sure"] is (card["confidence"] >= 0.4)
     assert all(c["sure"] is False for c in line["maybe"])
+
+
+def _two_corners(code: str, other: str, conf: float) -> PhysicalCard:
+    a = IndexReading(Detection((0, 0, 10, 20), 0, 1.0), code, conf)
+    b = IndexReading(Detection((50, 80, 60, 100), 0, 1.0), other, conf)
+    return PhysicalCard(code, conf, (0.0, 0.0, 60.0, 100.0), (a, b))
+
+
+@pytest.mark.parametrize(("card", "group"), [
+    (_card(), "single"),  # one corner
+    (_two_corners("7H", "7H", 0.9), "pair"),  # two corners that name it
+    (_two_corners("7H", "7D", 0.9), "single"),  # one rank, two suits: no agreement
+    (PhysicalCard("7H", 0.9, (0.0, 0.0, 1.0, 1.0), ()), "single"),  # no corner kept
+])
+def test_a_cards_evidence(card: PhysicalCard, group: str) -> None:
+    assert evidence(card) == group
+
+
+@pytest.mark.parametrize(("lines", "card", "sure"), [
+    ({}, _two_corners("7H", "7H", 0.9), True),  # no group line: the pooled 0.95 (p 0.99)
+    ({"pair": 0.995}, _two_corners("7H", "7H", 0.9), False),  # its own, higher line
+    ({"pair": 0.5}, _two_corners("7H", "7H", 0.5), True),  # p 0.6 ≥ its own 0.5
+    ({"pair": 0.5}, _card(conf=0.5), False),  # a single corner keeps the pooled line
+    ({"single": 0.6}, _card(conf=0.5), True),  # …unless its group has a line
+    ({"single": 0.6}, _two_corners("7H", "7D", 0.5), True),  # two that differ are single
+])
+def test_each_evidence_group_is_sure_from_its_own_line(
+        lines: dict[str, float], card: PhysicalCard, sure: bool) -> None:
+    cal = Calibration(CalibrationSpec.model_validate({**SPEC, "lines": lines}))
+    assert cal.card(card).sure is sure
+    assert cal.card(card, offer=True).sure is False  # an offer never, whatever its group
+
+
+@pytest.mark.parametrize("lines", [{"both": 0.9}, {"pair": 1.2}, {"pair": -0.1}])
+def test_an_unknown_group_or_a_line_out_of_range_is_refused(lines: dict[str, float]) -> None:
+    with pytest.raises(ValidationError):
+        CalibrationSpec.model_validate({**SPEC, "lines": lines})

@@ -46,7 +46,9 @@ def test_read_finds_the_right_rank_inside_the_card(tmp_path: Path) -> None:
         assert 0 < card["confidence"] <= 1 and line["ms"] >= 0
         # what the review asks the players to check, as it shows it
         assert line["check"] == {"unsure": [c["card"] for c in line["cards"] if not c["sure"]],
-                                 "offers": [c["card"] for c in line["maybe"]]}
+                                 "offers": [c["card"] for c in line["maybe"]],
+                                 "unread": [u["box"] for u in line["unread"]]}
+        assert line["unread"] == [], "its one card is read: no card left unread"
     assert len(list(tmp_path.glob("*.annotated.jpg"))) == len(truth)
 
 

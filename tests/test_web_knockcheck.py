@@ -157,3 +157,63 @@ def test_eight_cards_drop_the_best_discard_and_no_deadwood_may_go_rummy(
     whole = check(client, gid, {"player": "Ann", "cards": melded}).json()
     assert whole["deadwood"] == 0 and whole["unmelded"] == [] and whole["rummy"] is True
     assert whole["dropped"] == "KD"
+
+
+class HandReader:
+    """Stands in for the card reader: reads `cards` in a row, and sees `unread` more card
+    bodies it cannot read."""
+
+    def __init__(self, cards: list[str], unread: int) -> None:
+        self.cards, self.unread = cards, unread
+
+    def reader(self) -> HandReader:
+        return self
+
+    def read(self, image: object, camera: str | None = None) -> object:
+        from scorekeeper.vision.pairing import PhysicalCard
+        from scorekeeper.vision.reader import ReadResult
+        from scorekeeper.vision.unread import Unread
+
+        read = [PhysicalCard(c, 0.99, (10.0 + 40 * i, 10.0, 45.0 + 40 * i, 90.0), (),
+                             sure=True, probability=0.99) for i, c in enumerate(self.cards)]
+        lost = [Unread((10.0 + 40 * i, 120.0, 45.0 + 40 * i, 200.0), 0.9)
+                for i in range(self.unread)]
+        return ReadResult(read, 1.0, sure_line=0.97, unread=lost)
+
+
+@pytest.mark.parametrize(("cards", "unread", "missing"),
+                         [(LEGAL, 1, 0), (LEGAL[:6], 1, 1), ([], 2, 7)])
+def test_a_card_seen_but_not_read_gets_no_verdict(
+        tmp_path: Path, cards: list[str], unread: int, missing: int) -> None:
+    """7 cards read and one seen but not read is no whole hand read (it may be 8): the
+    answer gives the unread boxes, typed, and no verdict, as a partial read does."""
+    import cv2
+    import numpy as np
+
+    from scorekeeper.web.deps import get_vision
+
+    app = create_app(Settings(data_dir=tmp_path, admin_token=None, camera="none"), token="t")
+    photo = cv2.imencode(".png", np.full((240, 320, 3), 90, np.uint8))[1].tobytes()
+
+    def ask(reader: HandReader) -> Any:
+        app.dependency_overrides[get_vision] = lambda: reader
+        r = c.post(f"/api/games/{gid}/knock-check", data={"player": "Ann"},
+                   files={"image": ("hand.png", photo, "image/png")})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    with TestClient(app) as c:
+        gid = chicago(c)
+        got = ask(HandReader(cards, unread))
+        assert got["legal"] is None and got["melds"] == [] and got["deadwood"] == 0
+        assert got["cards"] == cards and got["count"] == len(cards)
+        assert got["missing"] == missing and got["limit"] == 9
+        assert [u["confidence"] for u in got["unread"]] == [0.9] * unread
+        assert got["unread"][0]["box"] == [10.0, 120.0, 45.0, 200.0]
+        assert got["image"].startswith("data:image/jpeg;base64,")  # the "?" marked on it
+        schema = c.get("/openapi.json").json()["components"]["schemas"]
+        assert schema["KnockAnswer"]["properties"]["unread"]["items"]["$ref"].endswith(
+            "UnreadCard")
+        if len(cards) == len(LEGAL):  # the same cards with none unread: the verdict
+            whole = ask(HandReader(cards, 0))
+            assert whole["legal"] is True and whole["deadwood"] == 5 and whole["unread"] == []

@@ -57,7 +57,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     return calibrate(models=args.models or args.out, out_dir=args.out, val=args.val or [],
                      fans=args.fans or [], labelled=args.labelled, skip=args.skip or [],
                      real=args.real, runtime=args.runtime, out=sys.stdout, err=sys.stderr,
-                     cache=args.cache, score_out=args.score_out)
+                     cache=args.cache, score_out=args.score_out, more=args.reads or [],
+                     keep_maps=args.keep_maps)
 
 
 def _event_line(event: dict[str, Any]) -> None:
@@ -145,6 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--score-out", type=Path, default=None, metavar="FILE.json",
                      help="also fit the sure score (the lab's trial of more signals than "
                           "the raw confidence) and write it here")
+    cal.add_argument("--reads", type=Path, action="append", metavar="FILE.json",
+                     help="validation reads another run kept (--cache): fitted on too")
+    cal.add_argument("--keep-maps", action="store_true",
+                     help="keep --models' maps; choose only the lines (on the calibration "
+                          "half, as the maps were split from it)")
     cal.set_defaults(func=_cmd_calibrate)
 
     adapt = sub.add_parser("deck-adapt", help=ADAPT_HELP)

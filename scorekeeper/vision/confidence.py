@@ -8,6 +8,12 @@ validation scenes of the training designs only) and writes a monotone map per lo
 knots into the manifest (`calibration`); the review shows the mapped figure and marks a
 card sure at the line the lab chose so that sure cards are seldom wrong.
 
+A card's evidence may carry a line of its own (`lines`, by `evidence`): a card whose two
+corners were read and name it is misread otherwise than one read from a single corner, so
+the lab certifies each group's line on that group's cards (`calibration.fit_lines`); a
+group it saw too few cards of keeps the one line (`sure`, the line the review's legend
+names).
+
 Without a `calibration` section the shown figure is the raw one and the line 0.8: what the
 reader showed before it had one.
 """
@@ -28,6 +34,15 @@ PATHS = ("first", "second", "rescaled", "hand", "named", "gap", "detector", "off
 DEFAULT_SURE = 0.8
 FALLBACK_PATH = "first"  # a look the lab saw too few cards of is mapped as the first look
 NEVER_SURE = 1.01  # a line above any probability: where no line met the lab's bound
+# what a card rests on (`evidence`): two or more corners all naming it, or less
+EVIDENCE = ("pair", "single")
+
+
+def evidence(card: PhysicalCard) -> str:
+    """"pair" where two or more corners were read and all name the card, else "single"
+    (one corner, or two that name two cards): known to the reader at no cost."""
+    codes = {r.card for r in card.indices}
+    return "pair" if len(card.indices) >= 2 and codes == {card.card} else "single"
 
 
 class PathMap(BaseModel):
@@ -62,8 +77,19 @@ class CalibrationSpec(BaseModel):
 
     paths: dict[str, PathMap] = Field(default_factory=dict)
     sure: float = Field(default=DEFAULT_SURE, ge=0.0, le=NEVER_SURE)
+    # an evidence group's own line (`EVIDENCE`); a group not named here is sure from `sure`
+    lines: dict[str, float] = Field(default_factory=dict)
     fitted_on: str = ""  # the validation sets, as a record
     sure_rule: str = ""  # how the line was chosen, as a record
+
+    @model_validator(mode="after")
+    def _known_groups(self) -> CalibrationSpec:
+        unknown = set(self.lines) - set(EVIDENCE)
+        if unknown:
+            raise ValueError(f"unknown evidence group(s) {sorted(unknown)}: not in {EVIDENCE}")
+        if any(not 0.0 <= v <= NEVER_SURE for v in self.lines.values()):
+            raise ValueError(f"a line must lie in [0, {NEVER_SURE}]")
+        return self
 
 
 class Calibration:
@@ -80,11 +106,16 @@ class Calibration:
         fit = paths.get(path) or paths.get(FALLBACK_PATH)
         return round(fit(raw), 4) if fit is not None else raw
 
-    def is_sure(self, probability: float) -> bool:
-        return probability >= self.line
+    def line_of(self, group: str) -> float:
+        """The line cards of evidence `group` are sure from."""
+        return self.spec.lines.get(group, self.line)
+
+    def is_sure(self, probability: float, group: str = "single") -> bool:
+        return probability >= self.line_of(group)
 
     def card(self, card: PhysicalCard, offer: bool = False) -> PhysicalCard:
         """`card` with its probability and sure set; an offer ("maybe") is never sure."""
         path = "offer" if offer else card.path
         p = self.probability(path, card.confidence)
-        return replace(card, path=path, probability=p, sure=not offer and self.is_sure(p))
+        sure = not offer and self.is_sure(p, evidence(card))
+        return replace(card, path=path, probability=p, sure=sure)

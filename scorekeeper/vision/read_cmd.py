@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from scorekeeper.decks.profile import DeckProfile
     from scorekeeper.vision.pairing import PhysicalCard
+    from scorekeeper.vision.unread import Unread
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
@@ -21,10 +23,13 @@ def _annotate_path(target: Path, image: Path, many: bool) -> Path:
     return target
 
 
-def to_check(cards: list[PhysicalCard], maybe: list[PhysicalCard]) -> dict[str, list[str]]:
-    """What the review asks the players to check in this photo: the cards it shows unsure
-    and the cards it offers ("maybe"), so the review can be measured outside the page."""
-    return {"unsure": [c.card for c in cards if not c.sure], "offers": [c.card for c in maybe]}
+def to_check(cards: list[PhysicalCard], maybe: list[PhysicalCard],
+             unread: Sequence[Unread] = ()) -> dict[str, Any]:
+    """What the review asks the players to check in this photo: the cards it shows unsure,
+    the cards it offers ("maybe") and the cards it saw but could not read (their boxes), so
+    the review can be measured outside the page."""
+    return {"unsure": [c.card for c in cards if not c.sure], "offers": [c.card for c in maybe],
+            "unread": [[round(v, 1) for v in u.box] for u in unread]}
 
 
 def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
@@ -59,13 +64,16 @@ def read_images(images: list[Path], *, as_json: bool, annotate: Path | None,
         if as_json:
             out.write(json.dumps({"image": str(path), "cards": result.to_json(),
                                   "maybe": cards_json(result.maybe),
-                                  "check": to_check(result.cards, result.maybe),
+                                  "unread": [u.to_json() for u in result.unread],
+                                  "check": to_check(result.cards, result.maybe,
+                                                    result.unread),
                                   "ms": round(result.ms)}) + "\n")
         else:
             cards = " ".join(c.card for c in result.cards) or "(no cards)"
             maybe = "".join(f" {c.card}?" for c in result.maybe)
-            out.write(f"{path}: {cards}{maybe}  [{result.ms:.0f} ms]\n")
+            seen = f" +{len(result.unread)} seen, not read" if result.unread else ""
+            out.write(f"{path}: {cards}{maybe}{seen}  [{result.ms:.0f} ms]\n")
         if annotate is not None:
             cv2.imwrite(str(_annotate_path(annotate, path, len(images) > 1)),
-                        draw(image, result.cards))
+                        draw(image, result.cards, result.unread))
     return status

@@ -27,7 +27,7 @@ from scorekeeper.vision.classifier import (
     offered,
     second_counts,
 )
-from scorekeeper.vision.confidence import DEFAULT_SURE, Calibration
+from scorekeeper.vision.confidence import Calibration
 from scorekeeper.vision.detectors import config_for, create_detector
 from scorekeeper.vision.detectors.base import Detection, Detector
 from scorekeeper.vision.detectors.ncnn import NcnnConfig
@@ -49,6 +49,7 @@ from scorekeeper.vision.refocus import (
     MIN_GAIN,
     refocus_scale,
 )
+from scorekeeper.vision.unread import Unread, unread_cards
 
 if TYPE_CHECKING:
     from scorekeeper.decks.profile import DeckProfile
@@ -76,7 +77,12 @@ class ReadResult:
     # indices read under the card threshold (from `MAYBE_PROB`), where no card was read:
     # what the players may add with a tap
     maybe: list[PhysicalCard] = field(default_factory=list)
-    sure_line: float = DEFAULT_SURE  # the probability from which a card is shown sure
+    # the probability from which a card is shown sure (the reader's calibration line);
+    # None where no reader said one: the review's legend then names no figure
+    sure_line: float | None = None
+    # cards seen (their whole-card box) where nothing was read or offered: the review asks
+    # the players for them (`unread.unread_cards`)
+    unread: list[Unread] = field(default_factory=list)
 
     def to_json(self) -> list[dict[str, Any]]:
         return cards_json(self.cards)
@@ -89,8 +95,9 @@ def shown(card: PhysicalCard) -> float:
 
 
 def is_sure(card: PhysicalCard) -> bool:
-    """Whether the review shows `card` sure (without the reader's word: the old rule)."""
-    return card.sure if card.sure is not None else card.confidence >= DEFAULT_SURE
+    """Whether the review shows `card` sure: the reader's word (`Calibration.card`); a card
+    no reader judged is shown unsure, the safe reading, never sure by a threshold of its own."""
+    return card.sure is True
 
 
 def cards_json(cards: list[PhysicalCard]) -> list[dict[str, Any]]:
@@ -293,9 +300,10 @@ class CardReader:
                         if not self._reads(answer) and answer[1] >= MAYBE_PROB]
         found = pair_indices(readings, cards)
         maybe = _maybe(doubtful, cards, found)
+        unread = unread_cards(cards, [*found, *maybe])
         cal = self.calibration
         return ReadResult([cal.card(c) for c in found], (time.perf_counter() - start) * 1000,
-                          looks, [cal.card(c, offer=True) for c in maybe], cal.line)
+                          looks, [cal.card(c, offer=True) for c in maybe], cal.line, unread)
 
     def _second_look(self, crops: list[np.ndarray], labels: list[Answer]
                      ) -> tuple[list[Answer], list[Answer | None]]:

@@ -17,7 +17,6 @@ from scorekeeper.rules.cards import CardError, parse_card
 from scorekeeper.rules.deck import DeckSpec
 from scorekeeper.rules.scoring import deck_for
 from scorekeeper.vision.annotate import annotate
-from scorekeeper.vision.confidence import DEFAULT_SURE
 from scorekeeper.vision.layout import read_layout
 from scorekeeper.vision.pairing import PhysicalCard
 from scorekeeper.vision.reader import CardReader, ReadResult, cards_json
@@ -35,12 +34,15 @@ class ScanResult:
     annotated: np.ndarray
     ms: float
     maybe: list[dict[str, Any]] = field(default_factory=list)  # `ReadResult.maybe`
-    sure_line: float = DEFAULT_SURE  # `ReadResult.sure_line`: the review's legend says it
+    sure_line: float | None = None  # `ReadResult.sure_line`: the review's legend says it
+    # `ReadResult.unread`: cards seen but not read, which the review asks the players for
+    unread: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self, image_url: str) -> dict[str, Any]:
         return {"cards": self.cards, "melds": self.melds, "hand": self.hand,
                 "impossible": self.impossible, "image": image_url, "knock": self.knock,
-                "ms": round(self.ms), "maybe": self.maybe, "sure_line": self.sure_line}
+                "ms": round(self.ms), "maybe": self.maybe, "sure_line": self.sure_line,
+                "unread": self.unread}
 
 
 def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | None,
@@ -62,8 +64,8 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
             knock = None
     offers = held_offers(result.maybe, deck_for(game.settings))
     return ScanResult(result.to_json(), layout.melds, layout.hand, layout.impossible, knock,
-                      annotate(view, result.cards), result.ms, cards_json(offers),
-                      result.sure_line)
+                      annotate(view, result.cards, result.unread), result.ms,
+                      cards_json(offers), result.sure_line, [u.to_json() for u in result.unread])
 
 
 def held_offers(maybe: list[PhysicalCard], deck: DeckSpec) -> list[PhysicalCard]:
@@ -82,13 +84,17 @@ def held_offers(maybe: list[PhysicalCard], deck: DeckSpec) -> list[PhysicalCard]
 
 def place_result_on_mat(frame: np.ndarray, result: ReadResult, calibration: Any | None = None
                         ) -> tuple[ReadResult, list[Zone] | None]:
-    """`place_on_mat` for a whole reading: the cards it offers (`maybe`) go through the mat's
-    zones with the read ones, in one look for its markers; the zones are the read cards'."""
-    placed, zones = place_on_mat(frame, [*result.cards, *result.maybe], calibration)
+    """`place_on_mat` for a whole reading: the cards it offers (`maybe`) and the cards seen
+    but not read (`unread`, placed by their box) go through the mat's zones with the read
+    ones, in one look for its markers; the zones are the read cards'."""
+    bodies = [PhysicalCard("?", u.conf, u.box, ()) for u in result.unread]
+    seen = {id(b): u for b, u in zip(bodies, result.unread, strict=True)}
+    placed, zones = place_on_mat(frame, [*result.cards, *result.maybe, *bodies], calibration)
     offered = {id(c) for c in result.maybe}
-    counted = [i for i, c in enumerate(placed) if id(c) not in offered]
+    counted = [i for i, c in enumerate(placed) if id(c) not in offered and id(c) not in seen]
     placed_result = ReadResult([placed[i] for i in counted], result.ms, result.looks,
-                               [c for c in placed if id(c) in offered], result.sure_line)
+                               [c for c in placed if id(c) in offered], result.sure_line,
+                               [seen[id(c)] for c in placed if id(c) in seen])
     return placed_result, [zones[i] for i in counted] if zones is not None else None
 
 

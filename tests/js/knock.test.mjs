@@ -46,3 +46,15 @@ test('a hand with no deadwood may go rummy', () => {
   assert.equal(v.legal, true);
   assert.match(v.text, /rummy/);
 });
+
+test('a card seen but not read gets no verdict, however many were read', () => {
+  const lost = { box: [0, 0, 10, 10], confidence: 0.9 };
+  // seven read and judged legal, one more seen: it may be an eight-card hand
+  const v = knockVerdict({ ...knock({ limit: 9, deadwood: 4, legal: true }), hand: ['AH', '2H', '3H', '4C', '4D', '4S', '5C'], unread: [lost] }, 0);
+  assert.equal(v.legal, null);
+  assert.equal(v.head, '1 card here I cannot read');
+  assert.match(v.text, /retake the photo, or tap in that card/);
+  const two = knockVerdict({ knock: null, hand: [], unread: [lost, lost] });
+  assert.equal(two.head, '2 cards here I cannot read');
+  assert.equal(knockVerdict({ ...knock({ limit: 9, deadwood: 4, legal: true }), unread: [] }).legal, true);
+});

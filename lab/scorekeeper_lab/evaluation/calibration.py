@@ -18,6 +18,16 @@ apart:
   (one-sided 95 %) on the wrong rate among cards at or above it is ≤ 0.5 %; the lowest
   accepted line is the sure line. With 95 % confidence a sure card is then wrong ≤ 0.5 %
   of the time on scenes like the validation ones.
+- then, on the same calibration half, each evidence group (`confidence.EVIDENCE`: two
+  corners read that agree, or less) gets a line of its own by the same rule, the 5 % split
+  evenly between the groups (Bonferroni) so that every group's bound holds at once, and with
+  them the wrong rate among all sure cards (`fit_lines`). A group with too few cards for even
+  no error to meet its bound gets no line of its own: it keeps the pooled one; a group that
+  meets only a relaxed risk never goes below the pooled line (`group_lines`).
+
+`keep_maps`: the model's maps are kept and only the lines are chosen, on the calibration
+half as ever (the same validation sets, rendered into folders of the same names, split as
+when the maps were fitted, so no scene that fitted a map chooses a line).
 
 The raw figure alone could not carry a line at 0.5 % that shows most right cards sure, so
 a sure score was tried (`sure_score.SureScore`, `fit_score`): on the fitting half, a
@@ -41,8 +51,9 @@ import numpy as np
 
 from scorekeeper.vision.confidence import FALLBACK_PATH, NEVER_SURE, CalibrationSpec, PathMap
 from scorekeeper_lab.evaluation.reliability import ReadCard, SceneReads
-from scorekeeper_lab.evaluation.sure_score import FEATURES, SureScore, feature_rows
+from scorekeeper_lab.evaluation.sure_score import FEATURES, SureScore, evidence_of, feature_rows
 
+LINES_ON = "; lines: "  # in `fitted_on`, before the sets the lines alone were chosen on
 MIN_PATH = 60  # cards (of the fitting half) a look needs for a map of its own
 RISK = 0.005  # the wrong rate a sure card may have
 # where no line bounds the wrong rate at RISK (too few validation cards, or too many sure
@@ -53,11 +64,12 @@ MAX_KNOTS = 64  # a map's knots, thinned evenly beyond this
 L2 = 1.0  # the logistic fit's ridge, on standardised features (bias free)
 
 
-def sure_rule(risk: float) -> str:
-    """The rule the line was chosen by, as the manifest records it."""
+def sure_rule(risk: float, scenes: str = "the validation scenes") -> str:
+    """The rule the line was chosen by, as the manifest records it; `scenes`: whose
+    calibration half chose it."""
     return (f"lowest line, tested from the top down, whose one-sided {1 - DELTA:.0%} "
             f"Clopper–Pearson upper bound on the wrong rate among cards at or above it is "
-            f"≤ {risk:.1%}, on the calibration half of the validation scenes"
+            f"≤ {risk:.1%}, on the calibration half of {scenes}"
             + ("" if risk == RISK else f" (no line met {RISK:.1%})"))
 
 
@@ -233,13 +245,13 @@ def fit_score(fitting: Sequence[ReadCard], held: Sequence[ReadCard], risk: float
     return score.model_copy(update={"line": line, "sure_rule": rule}), used
 
 
-def relaxed_line(values: Sequence[float], right: Sequence[bool], risk: float
-                 ) -> tuple[float, float]:
+def relaxed_line(values: Sequence[float], right: Sequence[bool], risk: float,
+                 delta: float = DELTA) -> tuple[float, float]:
     """The sure line at `risk`, else at the first of `RELAXED` above it that some line
     meets (`NEVER_SURE` where none does), and the risk it was chosen at."""
     line, used = NEVER_SURE, risk
     for used in (risk, *(r for r in RELAXED if r > risk)):
-        line = sure_line(values, right, risk=used)
+        line = sure_line(values, right, risk=used, delta=delta)
         if line < NEVER_SURE:
             break
     return line, used
@@ -250,19 +262,69 @@ def half_of(name: str) -> int:
     return hashlib.sha1(name.encode()).digest()[0] % 2
 
 
-def fit(scenes: Sequence[SceneReads], fitted_on: str, risk: float = RISK) -> CalibrationSpec:
-    """The calibration of `scenes`: maps fitted on one half, the line chosen on the other
-    at `risk`, else at the first of `RELAXED` above it that some line meets."""
+def fit_lines(prob: Sequence[float], right: Sequence[bool], groups: Sequence[str],
+              risk: float = RISK, delta: float = DELTA) -> dict[str, tuple[float, float]]:
+    """Each evidence group's own line and the risk it was met at (`risk`, else the first of
+    `RELAXED` met, as for the pooled line; `NEVER_SURE` where none is), each bound at
+    `delta` shared evenly among the groups seen, so all hold together and with them the
+    rate among every sure card. A group too small for even no error to meet its bound at
+    `risk` gets none: it keeps the pooled line."""
+    names = sorted(set(groups))
+    share = delta / max(1, len(names))
+    out: dict[str, tuple[float, float]] = {}
+    for g in names:
+        pick = [k for k, x in enumerate(groups) if x == g]
+        if clopper_pearson_upper(0, len(pick), share) > risk:
+            continue  # too few cards to certify any line of this group's own
+        out[g] = relaxed_line([prob[k] for k in pick], [right[k] for k in pick], risk, share)
+    return out
+
+
+def lines_rule(lines: dict[str, tuple[float, float]], risk: float = RISK) -> str:
+    """The group lines' rule, as the manifest records it beside the pooled one."""
+    if not lines:
+        return ""
+    return (f"; by evidence, the same rule on each group's cards, the {DELTA:.0%} split "
+            f"between the groups: " + ", ".join(
+                f"{g} {v:.4f} (≤ {r:.1%})" for g, (v, r) in sorted(lines.items()))
+            + "; a group not named keeps the pooled line, one that met only a relaxed "
+            "risk is never below it")
+
+
+def fit(scenes: Sequence[SceneReads], fitted_on: str, risk: float = RISK,
+        keep_maps: CalibrationSpec | None = None) -> CalibrationSpec:
+    """The calibration of `scenes`: maps fitted on one half, the pooled line chosen on the
+    other at `risk`, else at the first of `RELAXED` above it that some line meets, and a
+    line per evidence group at `risk` where one is certified (`fit_lines`). `keep_maps`:
+    those maps kept, only the lines chosen (on the calibration half all the same)."""
     from scorekeeper.vision.confidence import Calibration
 
-    fitting = [c for s in scenes if half_of(s.name) == 0 for c in (*s.cards, *s.offers)]
     held = [c for s in scenes if half_of(s.name) == 1 for c in s.cards]
-    spec = CalibrationSpec(paths=fit_paths(fitting), fitted_on=fitted_on)
+    # kept maps: the rule names the scenes the lines were chosen on, not the maps' own
+    chosen_on = "the validation scenes" if keep_maps is None else fitted_on
+    if keep_maps is not None:
+        maps_on = keep_maps.fitted_on.split(LINES_ON)[0]  # a kept fit's lines are replaced
+        spec = CalibrationSpec(paths=keep_maps.paths,
+                               fitted_on=f"{maps_on}{LINES_ON}{fitted_on}")
+    else:
+        fitting = [c for s in scenes if half_of(s.name) == 0 for c in (*s.cards, *s.offers)]
+        spec = CalibrationSpec(paths=fit_paths(fitting), fitted_on=fitted_on)
     mapped = Calibration(spec)
     prob = [mapped.probability(c.path, c.raw) for c in held]
     right = [c.right for c in held]
     line, used = relaxed_line(prob, right, risk)
-    return spec.model_copy(update={"sure": line, "sure_rule": sure_rule(used)})
+    lines = fit_lines(prob, right, [evidence_of(c.weighed()) for c in held], risk)
+    return spec.model_copy(update={"sure": line, "lines": group_lines(lines, line, risk),
+                                   "sure_rule": sure_rule(used, chosen_on)
+                                   + lines_rule(lines, risk)})
+
+
+def group_lines(lines: dict[str, tuple[float, float]], pooled: float, risk: float = RISK
+                ) -> dict[str, float]:
+    """The lines the manifest keeps: a group's own where it met `risk`; where it met only a
+    relaxed risk, never below the pooled line (a group that fails the target is not let
+    through more easily than the pool)."""
+    return {g: v if used <= risk else max(v, pooled) for g, (v, used) in lines.items()}
 
 
 def fit_halves(scenes: Sequence[SceneReads], risk: float = RISK) -> SureScore:

@@ -42,6 +42,7 @@ from scorekeeper_lab.evaluation.reliability import (
     read_card,
 )
 from scorekeeper_lab.evaluation.sure_score import margins_of
+from scorekeeper_lab.evaluation.unread_marks import card_bodies, mark_places
 
 if TYPE_CHECKING:
     from scorekeeper.decks.profile import DeckProfile
@@ -268,11 +269,13 @@ def _score_scene(reader: CardReader, root: Path, meta_path: Path, score: Score,
         margins = margins_of(reader, image, result.cards)
         unread = [(truth[cid]["card"], truth[cid]["boxes"]) for k, cid in enumerate(ids)
                   if cid in wrong or cid not in claimed]
+        fix = {cid: cid in wrong or cid not in claimed for cid in truth}
         reads.append(SceneReads(
             f"{root.name}/{meta_path.stem}",
             [read_card(c, id(c) in rights, margins) for c in (*matched.hits.values(),
                                                       *(c for c, _ in matched.strays))],
-            offer_reads(result.maybe, unread), len(missed) + len(wrong) + len(strays)))
+            offer_reads(result.maybe, unread), len(missed) + len(wrong) + len(strays),
+            mark_places(getattr(result, "unread", []), card_bodies(objects, fix))))
     players = {t["player"] for t in truth.values()} - {None}
     if not players:
         return
@@ -445,7 +448,8 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
             score.clean += not (lost or wrong or strays)
             if reads is not None:
                 reads.append(_photo_reads(photo, matched, result.cards, result.maybe,
-                                          margins_of(reader, image, result.cards)))
+                                          margins_of(reader, image, result.cards),
+                                          getattr(result, "unread", [])))
             photos_ignoring += not photo.complete
             if lost or wrong or strays:
                 fixes.append(Path(photo.image).name + ": " + "; ".join(
@@ -460,11 +464,12 @@ def eval_labelled(reader: CardReader, labels: Path, real: Path | None = None,
 
 
 def _photo_reads(photo: PhotoLabels, matched: Any, read: list[PhysicalCard],
-                 maybe: list[PhysicalCard], margins: dict[int, float] | None = None
-                 ) -> SceneReads:
+                 maybe: list[PhysicalCard], margins: dict[int, float] | None = None,
+                 marks: Iterable[Any] = ()) -> SceneReads:
     """A labelled photo's read cards as `eval_labelled` counts them: right where one names
     its box's card or finds an unboxed card, wrong where it names another or is a stray (a
-    stray in no box of a photo with unlabelled cards is left out, as there)."""
+    stray in no box of a photo with unlabelled cards is left out, as there); where its
+    unread `marks` land (`unread_marks`)."""
     cards = [read_card(c, c.card == photo.cards[k][0], margins)
              for k, c in matched.hits.items()]
     strays = [c for c, nowhere in matched.strays if photo.complete or not nowhere]
@@ -477,8 +482,10 @@ def _photo_reads(photo: PhotoLabels, matched: Any, read: list[PhysicalCard],
     missed = len(photo.cards) - len(matched.hits) + len(matched.left)
     unread = [(code, [box]) for k, (code, box) in enumerate(photo.cards)
               if k not in matched.hits or matched.hits[k].card != code]
+    fix = [(box, k not in matched.hits or matched.hits[k].card != code)
+           for k, (code, box) in enumerate(photo.cards)]
     return SceneReads(Path(photo.image).name, cards, offer_reads(maybe, unread),
-                      missed + wrong + len(strays))
+                      missed + wrong + len(strays), mark_places(marks, fix))
 
 
 def format_report(name: str, s: dict[str, Any]) -> str:

@@ -27,6 +27,7 @@ from scorekeeper_lab.evaluation.evaluate import (
 )
 from scorekeeper_lab.evaluation.reliability import SceneReads, offer_reads, read_card
 from scorekeeper_lab.evaluation.sure_score import margins_of
+from scorekeeper_lab.evaluation.unread_marks import card_bodies, mark_places
 
 BANDS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 1.0))
 CORNER_KINDS = ("index", "readable", "covered", "partial")
@@ -113,7 +114,8 @@ def _score(reader: Any, spy: DetectionTrace, root: Path, meta: Path,
     """One scene into `bands` and `offers` (its "maybe" cards: `right` where one names a
     card under 40 % covered that was not read, `other` elsewhere); (its strays, whether it
     needs no correction)."""
-    truth = fan_truth(read_labels(meta))
+    objects = read_labels(meta)
+    truth = fan_truth(objects)
     image = load_image(root / "images" / f"{meta.stem}.jpg")
     result = reader.read(image)
     ids = list(truth)
@@ -142,8 +144,16 @@ def _score(reader: Any, spy: DetectionTrace, root: Path, meta: Path,
         wanted = [(t["card"], t["boxes"]) for k, t in enumerate(truth.values())
                   if BAND_NAMES.index(t["band"]) < 2
                   and (k not in matched.hits or matched.hits[k].card != t["card"])]
+        # a card under 40 % covered not read right is to fix; one more covered, read right
+        # or not, is asked for by no figure, unless read right (a mark there is false)
+        fix: dict[int, bool | None] = {}
+        for k, (cid, t) in enumerate(truth.items()):
+            right = k in matched.hits and matched.hits[k].card == t["card"]
+            fix[cid] = False if right else (True if BAND_NAMES.index(t["band"]) < 2 else None)
         reads.append(SceneReads(f"{root.name}/{meta.stem}", cards,
-                                offer_reads(getattr(result, "maybe", []), wanted), fixes))
+                                offer_reads(getattr(result, "maybe", []), wanted), fixes,
+                                mark_places(getattr(result, "unread", []),
+                                            card_bodies(objects, fix))))
     return len(matched.strays), fixes == 0
 
 

@@ -10,6 +10,7 @@ sets), under whatever calibration: a calibration never changes which cards are r
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ import numpy as np
 from scorekeeper.vision.confidence import Calibration
 from scorekeeper.vision.matching import Boxes, match_reads
 from scorekeeper.vision.pairing import PhysicalCard
-from scorekeeper_lab.evaluation.sure_score import Scored, Signals, signals
+from scorekeeper_lab.evaluation.sure_score import Scored, Signals, evidence_of, signals
 
 ECE_BINS = 15  # equal-mass bins
 # the lines the risk–coverage table shows, beside the model's own
@@ -44,13 +45,15 @@ class ReadCard:
 
 @dataclass
 class SceneReads:
-    """One scene's read cards and offers, and how many corrections it needs (missed,
-    wrong and false cards)."""
+    """One scene's read cards and offers, how many corrections it needs (missed, wrong and
+    false cards), and where each "a card here I cannot read" mark lands
+    (`unread_marks.MARK_PLACES`)."""
 
     name: str
     cards: list[ReadCard]
     offers: list[ReadCard] = field(default_factory=list)
     errors: int = 0
+    unread: list[str] = field(default_factory=list)
 
 
 def read_card(card: PhysicalCard, right: bool, margins: dict[int, float] | None = None
@@ -83,7 +86,7 @@ def load_reads(path: Path) -> list[SceneReads]:
                         Signals(**sig) if sig is not None else None)
 
     return [SceneReads(s["name"], [card(c) for c in s["cards"]],
-                       [card(c) for c in s["offers"]], s["errors"])
+                       [card(c) for c in s["offers"]], s["errors"], s.get("unread", []))
             for s in json.loads(path.read_text(encoding="utf-8"))]
 
 
@@ -92,7 +95,7 @@ def shown(calibration: Calibration | Scored, s: Signals) -> tuple[float, bool]:
     if isinstance(calibration, Scored):
         return calibration.shown(s)
     p = calibration.probability(s.path, s.raw)
-    return p, s.path != "offer" and calibration.is_sure(p)
+    return p, s.path != "offer" and calibration.is_sure(p, evidence_of(s))
 
 
 def ece(prob: np.ndarray, right: np.ndarray, bins: int = ECE_BINS) -> float:
@@ -124,6 +127,10 @@ class Figures:
     quiet: int  # no error and nothing on the review to check (every card sure, no offer)
     curve: list[tuple[float, int, int, float]]  # line, sure, wrong among them, coverage
     reliability: list[tuple[float, float, int]]  # per bin: mean probability, right share, n
+    # unread marks by where they land; scenes with (without) an error only a mark shows
+    marks: dict[str, int] = field(default_factory=dict)
+    shown_by_mark: int = 0
+    quiet_but_mark: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}
@@ -152,17 +159,22 @@ def measure(scenes: Sequence[SceneReads], calibration: Calibration | Scored) -> 
         order = np.argsort(prob, kind="stable")
         for chunk in np.array_split(order, min(ECE_BINS, len(prob))):
             rel.append((float(prob[chunk].mean()), float(right[chunk].mean()), len(chunk)))
-    silent = with_error = quiet = 0
+    silent = with_error = quiet = by_mark = but_mark = 0
     for s in scenes:
-        nothing = all(shown(calibration, c.weighed())[1] for c in s.cards) and not s.offers
+        unmarked = all(shown(calibration, c.weighed())[1] for c in s.cards) and not s.offers
+        nothing = unmarked and not s.unread
         if s.errors:
             with_error += 1
             silent += nothing
+            by_mark += unmarked and not nothing
         else:
             quiet += nothing
+            but_mark += unmarked and not nothing
+    marks = Counter(place for s in scenes for place in s.unread)
     return Figures(len(cards), ece(prob, right), by_path, line, int(sure.sum()),
                    int((sure & ~right).sum()), int(right.sum()), int((sure & right).sum()),
-                   len(scenes), with_error, silent, quiet, curve, rel)
+                   len(scenes), with_error, silent, quiet, curve, rel, dict(marks), by_mark,
+                   but_mark)
 
 
 def format_figures(name: str, f: Figures) -> str:
@@ -176,10 +188,16 @@ def format_figures(name: str, f: Figures) -> str:
              f"({wrong:.2%}); right cards shown sure {f.right_sure}/{f.right} ({cover:.1%})",
              "  risk–coverage (line: wrong among sure, right shown sure): " + "; ".join(
                  f"{x:.3f}: {w}/{n} ({w / max(1, n):.2%}), {c:.1%}" for x, n, w, c in f.curve),
-             f"  scenes with a silent error (an error, and no unsure card and no offer): "
-             f"{f.silent}/{f.scenes} (of {f.with_error} with an error)",
-             f"  scenes with no error and nothing to check (every card sure, no offer): "
-             f"{f.quiet}/{f.scenes - f.with_error}",
+             f"  scenes with a silent error (an error, and no unsure card, no offer and no "
+             f"unread mark): {f.silent}/{f.scenes} (of {f.with_error} with an error; "
+             f"{f.shown_by_mark} shown by an unread mark alone)",
+             f"  scenes with no error and nothing to check (every card sure, no offer, no "
+             f"unread mark): {f.quiet}/{f.scenes - f.with_error} ({f.quiet_but_mark} more "
+             f"show an unread mark alone)",
+             "  unread marks (\"a card here I cannot read\"): " + ", ".join(
+                 f"{f.marks.get(p, 0)} {label}" for p, label in (
+                     ("missed", "on a card to fix"), ("read", "on a card read right"),
+                     ("elsewhere", "elsewhere"))),
              "  reliability (per bin: mean shown → share right, cards): " + ", ".join(
                  f"{p:.2f}→{r:.2f} ({n})" for p, r, n in f.reliability)]
     return "\n".join(lines)

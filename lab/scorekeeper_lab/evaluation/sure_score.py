@@ -47,6 +47,12 @@ class Signals:
     det_conf: float = 1.0  # the detector's confidence in the surest reading's box
 
 
+def evidence_of(s: Signals) -> str:
+    """The card's evidence group as the runtime tells it (`confidence.evidence`): "pair"
+    where two or more corners were read and name one card, else "single"."""
+    return "pair" if s.corners >= 2 and not s.corners_differ else "single"
+
+
 def surest(card: PhysicalCard) -> IndexReading:
     return max(card.indices, key=lambda r: r.prob * r.det.conf)
 

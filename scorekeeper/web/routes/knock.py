@@ -1,8 +1,9 @@
 """Chicago's private "may I knock?": any player asks from their own phone, before they knock.
 
 Only a whole hand gets a verdict (7 cards, or 8 with the card just drawn): cards sent that
-are not one are refused (422, naming how many and which); a photo that reads fewer answers
-with what it read, marked on the photo, and no verdict.
+are not one are refused (422, naming how many and which); a photo that reads fewer, or sees
+a card it cannot read (`unread`: 7 read and one unread may be an 8-card hand), answers with
+what it read, marked on the photo, and no verdict.
 
 The hand is still secret, so the answer goes to the asking phone only: nothing is stored,
 broadcast or kept (the photo is dropped once read, and no annotated picture is made
@@ -31,7 +32,14 @@ from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.decodes import DecodeGate
 from scorekeeper.web.http.errors import ApiError
 from scorekeeper.web.http.limits import PER_MINUTE, RateLimit, is_local
-from scorekeeper.web.models import KnockAnswer, KnockCards, json_or_photo, photo_schema, refusals
+from scorekeeper.web.models import (
+    KnockAnswer,
+    KnockCards,
+    UnreadCard,
+    json_or_photo,
+    photo_schema,
+    refusals,
+)
 from scorekeeper.web.scanner import scanning
 from scorekeeper.web.uploads import UPLOAD_BODY, decode_upload, is_upload, json_body, photo_form
 
@@ -69,6 +77,7 @@ async def _from_photo(request: Request, game: Any, scanner: ScanService, photos:
     answer = _answer(read.player, read.check, read.cards, read.impossible, read.limit,
                      _hand_size(game))
     answer.maybe = read.maybe
+    answer.unread = [UnreadCard.model_validate(u) for u in read.unread]
     answer.image = ("data:image/jpeg;base64," + base64.b64encode(read.preview).decode()
                     if read.preview else None)
     return answer

@@ -39,7 +39,8 @@ function renderKnock() {
   }
   const r = knockCheck.result;
   const v = knockVerdict(r, knockCheck.total, knockCheck.game?.variant);
-  const k = r.knock;
+  // the numbers only beside a verdict: a hand with a card not read was judged on part of it
+  const k = v.legal == null ? null : r.knock;
   const cls = v.legal === true ? 'legal' : v.legal === false ? 'illegal' : 'unknown';
   const rows = [];
   if (k) {
@@ -94,6 +95,7 @@ export function knockAsScan(answer) {
     knock: answer.legal == null ? null : answer,
     impossible: answer.impossible || [],
     hand: answer.cards || [],
+    unread: answer.unread || [],
   };
 }
 

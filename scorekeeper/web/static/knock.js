@@ -17,11 +17,17 @@ function knocking(variant) {
 }
 
 /**
- * `result` holds `knock` ({limit, deadwood, legal}), `impossible` and `hand` as a scan does;
- * `variant` is the game's.
+ * `result` holds `knock` ({limit, deadwood, legal}), `impossible`, `hand` and `unread` as a
+ * scan does; `variant` is the game's.
  */
 export function knockVerdict(result, total, variant) {
   const id = knocking(variant);
+  // a card seen but not read makes any count no whole read (7 read and one unread may be 8):
+  // no verdict, as on part of a hand, even where the cards read were judged
+  const unread = Array.isArray(result?.unread) ? result.unread.length : 0;
+  if (unread) {
+    return { legal: null, head: t('verdict.unread', { n: unread }), text: t('verdict.unreadText', { n: unread }) };
+  }
   const k = result?.knock;
   if (k) {
     if (k.limit != null && k.limit <= 0) {

@@ -69,6 +69,8 @@ function whoPicker() {
 function tapper() {
   const { copies } = deckRules(mayKnock.game.variant, mayKnock.game.settings);
   const most = handSize().ender || 8;
+  const size = handSize().cards || 7;
+  const missing = Math.max(0, size - mayKnock.cards.length);
   const counts = new Map();
   for (const c of mayKnock.cards) counts.set(c, (counts.get(c) || 0) + 1);
   return h('div', { class: 'mk-tap' },
@@ -105,9 +107,15 @@ function tapper() {
       type: 'button',
       class: 'btn btn-primary btn-block',
       testid: 'mayknock-check',
-      disabled: mayKnock.busy || mayKnock.cards.length < (handSize().cards || 7),
+      disabled: mayKnock.busy || missing > 0,
+      'aria-describedby': missing > 0 ? 'mayknock-why' : null,
       onclick: () => ask({ cards: [...mayKnock.cards] }),
-    }, t('mayknock.check', { n: mayKnock.cards.length })));
+    }, t('mayknock.check', { n: mayKnock.cards.length })),
+    // a greyed button says why, as the photo's partial read does ("tap in the 2 missing")
+    missing > 0
+      ? h('p', { id: 'mayknock-why', class: 'muted small mk-why', testid: 'mayknock-why', role: 'status' },
+        t('mayknock.missing', { n: missing, size }))
+      : null);
 }
 
 function verdict() {
@@ -140,11 +148,12 @@ function verdict() {
       ? h('div', { class: 'kline', testid: 'mayknock-deadwood' }, h('span', { class: 'hi-k' }, t('kv.deadwoodCards')), chipRow(a.unmelded))
       : null,
     a.dropped ? h('div', { class: 'kline' }, h('span', { class: 'hi-k' }, t('kv.eighth')), chipRow([a.dropped]), h('span', { class: 'muted small' }, t('kv.notCounted'))) : null,
-    a.legal == null && a.count ? partial(a) : null);
+    a.legal == null && (a.count || (a.unread || []).length) ? partial(a) : null);
 }
 
-/** A photo that read part of a hand: what it read, on the photo and as cards, and two ways
- * on (take it again, or tap in the rest starting from the cards read). */
+/** A photo that read part of a hand, or saw a card it could not read: what it read, on the
+ * photo (each card not read marked "?") and as cards, and two ways on (take it again, or tap
+ * in the rest starting from the cards read). */
 function partial(a) {
   const tapRest = (extra = []) => {
     mayKnock.cards = [...(a.cards || []), ...extra].slice(0, handSize().ender || 8);

@@ -6,6 +6,7 @@ import { openPicker } from './review-picker.js';
 import {
   cardFace, cardFlags, editCard, maybeButton, removeCard, renderReview, review,
 } from './review.js';
+import { unreadOverlay } from './review-unread.js';
 import { ordered } from './scanread.js';
 import { swipeable } from './swipe.js';
 import { fill, h } from './util.js';
@@ -61,6 +62,9 @@ export function renderOverlay(bad) {
     labels.push(h('div', { class: `scan-label maybe ${suitClass(m.card)}`, testid: `scan-maybe-${m.key}`, 'data-card': m.card, 'data-box': m.box.join(',') },
       maybeButton(m, 'scan-label-main')));
   }
+  const unread = unreadOverlay(place);
+  boxes.push(...unread.boxes);
+  labels.push(...unread.labels);
   if (review.pick?.mode === 'add' && review.pick.box) {
     boxes.push(h('div', { class: 'scan-box ghost', testid: 'scan-box-new', style: place(review.pick.box) }));
   }

@@ -6,20 +6,19 @@ import { language, t } from './i18n.js';
 import { renderGroups, renderMaybe, renderShort, renderWarning } from './review-chips.js';
 import { layoutLabels, renderOverlay, reviewPhoto } from './review-photo.js';
 import { openPicker } from './review-picker.js';
+import { pruneUnread, renderUnread, unreadMarks } from './review-unread.js';
 import {
   countCodes, groupMode, impossibleCards, ordered, readCards, validBox,
 } from './scanread.js';
 import { $, closeDialog, fill, h, openDialog } from './util.js';
-
-// a card the server does not mark sure or not (an older server) is marked for checking
-// below this; the server's line (`sure_line`) is its calibrated probability's
-export const LOW_CONFIDENCE = 0.8;
+import { VARIANTS } from './variants.js';
 
 export let review = null; // the open review
 
-/** Marked for checking: the server's `sure` where it gives one, else under LOW_CONFIDENCE;
- * a card a person set or checked (no confidence) never. */
-export const isLow = (c) => c.conf != null && (c.sure != null ? !c.sure : c.conf < LOW_CONFIDENCE);
+/** Marked for checking: a read card the server did not call sure (a card without its word is
+ * shown unsure, the safe reading: the page keeps no line of its own); a card a person set
+ * or checked (no confidence) never. */
+export const isLow = (c) => c.conf != null && c.sure !== true;
 // floored, so a card marked unsure never reads as the threshold itself (79.6 % → 79 %)
 export const pct = (c) => percent(Math.floor(c.conf * 100) / 100);
 
@@ -60,9 +59,15 @@ export function groupTitle(g) {
   return review.mode === 'melds' ? t('scan.meld', { n }) : t('scan.laidDown', { n });
 }
 
+/** A whole hand's size from the variant's record (Chicago: 7, or 8 when knocking). */
+function wholeSize() {
+  const size = VARIANTS[review.variant]?.handSize || {};
+  return { size: size.cards, ender: size.ender || size.cards };
+}
+
 export function groupHint(g, count) {
   if (g === 'hand') {
-    if (review.mode === 'whole') return t('scan.wholeHint', { n: count });
+    if (review.mode === 'whole') return t('scan.wholeHint', { n: count, ...wholeSize() });
     return review.mode === 'melds' ? t('scan.countsMinus') : t('scan.theseScore');
   }
   return review.mode === 'melds' ? t('scan.countsPlus') : t('scan.notCounted');
@@ -110,6 +115,7 @@ function addMaybe(key) {
 }
 
 function summary() {
+  if (review.unread.length) return t('scan.unreadLeft', { n: review.unread.length });
   const hand = review.cards.filter((c) => c.group === 'hand').length;
   if (review.mode === 'whole') return t('scan.count', { n: review.cards.length });
   if (review.mode === 'laid') return t('scan.confirmWhat', { n: hand });
@@ -120,7 +126,10 @@ function summary() {
 export function renderReview() {
   if (!review) return;
   const bad = impossible();
+  pruneUnread();
   renderOverlay(bad);
+  renderUnread();
+  renderLegend();
   renderGroups(bad);
   renderMaybe();
   renderShort();
@@ -128,7 +137,8 @@ export function renderReview() {
   const low = review.cards.filter(isLow).length;
   review.els.count.textContent = t('scan.count', { n: review.cards.length })
     + (low ? t('scan.toCheck', { n: low }) : '');
-  review.els.confirm.disabled = bad.size > 0;
+  // a card seen but not read is asked for: no confirming past it without an answer
+  review.els.confirm.disabled = bad.size > 0 || review.unread.length > 0;
   fill(review.els.confirm, h('span', {}, t('scan.confirmTick')), h('small', { testid: 'scan-confirm-what' }, summary()));
 }
 
@@ -151,7 +161,7 @@ function learnedCards() {
 }
 
 function confirm() {
-  if (impossible().size) return;
+  if (impossible().size || review.unread.length) return;
   const codes = (g) => ordered(review.cards.filter((c) => c.group === g)).map((c) => c.card);
   const hand = review.mode === 'whole' ? ordered(review.cards).map((c) => c.card) : codes('hand');
   const melds = review.mode === 'whole' ? [] : review.meldIds.map(codes).filter((m) => m.length);
@@ -161,11 +171,19 @@ function confirm() {
   done?.({ hand, melds, learn });
 }
 
-function reviewLegend() {
-  return h('div', { class: 'scan-legend', 'aria-hidden': 'true' },
+/** The marks the photo shows now: "unsure" while a card is shown unsure (its line where the
+ * server named one), "can't read" while a mark is unanswered. */
+function renderLegend() {
+  const unsure = review.cards.some(isLow);
+  fill(review.els.legend,
     h('span', { class: 'lg lg-ok' }, t('scan.lgRead')),
-    h('span', { class: 'lg lg-low' }, t('scan.lgUnsure', { pct: linePercent(review.sureLine) })),
-    h('span', { class: 'lg lg-bad' }, t('scan.lgBad')));
+    unsure
+      ? h('span', { class: 'lg lg-low' }, review.sureLine == null
+        ? t('scan.lgUnsureBare')
+        : t('scan.lgUnsure', { pct: linePercent(review.sureLine) }))
+      : null,
+    h('span', { class: 'lg lg-bad' }, t('scan.lgBad')),
+    review.unread.length ? h('span', { class: 'lg lg-unread' }, t('scan.lgUnread')) : null);
 }
 
 /** Which deck read the scan, what confirming it teaches, and why a deck was not used. */
@@ -197,8 +215,9 @@ function reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan }) {
       result?.image ? h('div', { class: 'scan-stage' }, els.photoWrap) : h('p', { class: 'muted' }, t('scan.noPhoto')),
       h('p', { class: 'scan-help muted small' }, t('scan.help')),
       deckNote(result),
-      reviewLegend(),
+      els.legend,
       els.warning,
+      els.unread,
       els.short,
       els.groups,
       els.maybe,
@@ -235,9 +254,10 @@ export function openReview({ game, player, result, others = new Map(), existing 
     firstCounts: countCodes(read.cards.map((c) => c.card)),
     serverBad: new Set((result?.impossible || []).map(cardCode)),
     readCount: (result?.cards || []).length,
-    sureLine: typeof result?.sure_line === 'number' ? result.sure_line : LOW_CONFIDENCE,
+    sureLine: typeof result?.sure_line === 'number' ? result.sure_line : null,
     maybe: (Array.isArray(result?.maybe) ? result.maybe : [])
       .filter((m) => validBox(m?.box)).map((m, key) => ({ key, card: cardCode(m), box: m.box.map(Number) })),
+    unread: unreadMarks(result),
     learn: result?.learn && result?.id ? result.id : null,
     others,
     nat: null,
@@ -251,8 +271,10 @@ export function openReview({ game, player, result, others = new Map(), existing 
   els.groups = h('div', { class: 'scan-groups', testid: 'scan-groups' });
   els.warning = h('div', { class: 'scan-warn', testid: 'scan-warning', role: 'alert', hidden: true });
   els.maybe = h('div', { class: 'scan-group scan-maybe', testid: 'scan-maybe', hidden: true });
+  els.unread = h('div', { class: 'scan-group scan-unread', testid: 'scan-unread', role: 'status', hidden: true });
   els.short = h('p', { class: 'scan-short', testid: 'scan-short', role: 'status', hidden: true });
   els.count = h('span', { testid: 'scan-count' });
+  els.legend = h('div', { class: 'scan-legend', testid: 'scan-legend', 'aria-hidden': 'true' });
   els.confirm = h('button', { type: 'button', class: 'btn btn-primary btn-grow btn-confirm', testid: 'scan-confirm', onclick: confirm }, t('scan.confirm'));
   reviewSheet({ dlg, player, result, existing, fromPhoto, onRescan });
   if (!dlg.dataset.wiredScan) {
