@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from scorekeeper.decks.learn import ScanFrames, keep_frame
+from scorekeeper.scanning.counts import LiveCount
 from scorekeeper.scanning.pictures import ScanImages, jpeg, preview
 from scorekeeper.scanning.readers import ReaderUnavailable, Vision, reader_for
 from scorekeeper.settings import Settings
@@ -55,7 +56,8 @@ class Scan:
 @dataclass(frozen=True)
 class KnockRead:
     """A photo of one player's hand, read and judged: `check` is None unless the cards
-    read make a whole hand (then `limit` is the player's limit all the same)."""
+    read make a whole hand and no card was seen but not read (`unread`: a count that takes
+    in such a card is no whole read); `limit` is the player's limit all the same."""
 
     player: str
     check: dict[str, Any] | None
@@ -64,6 +66,7 @@ class KnockRead:
     impossible: list[str]
     maybe: list[str]
     preview: bytes | None  # the photo with its cards marked, small (JPEG)
+    unread: list[dict[str, Any]] = field(default_factory=list)  # `ScanResult.unread`
 
 
 class ScanService:
@@ -107,9 +110,25 @@ class ScanService:
         # scan mat, if the photo shows it, is still found in the photo itself)
         calibration = self._calibration() if camera else None
         result = scan_frame(frame, reader, game, player, calibration, camera)
+        if camera:
+            self.camera.advance()  # a replay's next scan reads its next shot
         key = self.pictures.add(jpeg(result.annotated) or b"")
         learn = self._keep_frame(key, frame, calibration, result.cards, game_id, deck)
         return Scan(result, key, getattr(reader, "deck", None), learn, warnings)
+
+    def count(self, frame: np.ndarray, camera: str | None, deck: str | None) -> LiveCount:
+        """How many cards `frame` shows and how many of them are unsure, for the live count
+        while aiming: read as a scan reads it (the same reader, the camera's calibration and
+        scale, only the mat's zones) but with no layout, picture or frame kept."""
+        from scorekeeper.vision.reader import is_sure
+        from scorekeeper.vision.scan import place_result_on_mat
+
+        reader, _ = self.deck_reader(deck)
+        calibration = self._calibration() if camera else None
+        view = calibration.rectify(frame) if calibration is not None else frame
+        result, _ = place_result_on_mat(view, reader.read(view, camera), calibration)
+        return LiveCount(len(result.cards), sum(not is_sure(c) for c in result.cards),
+                         len(result.unread), result.ms)
 
     def knock(self, frame: np.ndarray, game: Game, player: str, deck: str | None) -> KnockRead:
         """Read a photo of `player`'s hand and judge it. Nothing of it is kept: no picture
@@ -118,10 +137,12 @@ class ScanService:
 
         reader, _ = self.deck_reader(deck)  # the game's deck, if any
         result = scan_frame(frame, reader, game, player)
-        check = result.knock
+        # a card seen but not read: the hand read is not the whole hand, whatever its count
+        check = None if result.unread else result.knock
         limit = check["limit"] if check else _limit(game, player)
         return KnockRead(player, check, limit, list(result.hand), list(result.impossible),
-                         [c["card"] for c in result.maybe], preview(result.annotated))
+                         [c["card"] for c in result.maybe], preview(result.annotated),
+                         list(result.unread))
 
     def _calibration(self) -> Any:
         """The table camera's calibration, or None: a file that cannot be used must not stop

@@ -2,6 +2,8 @@
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { icon } from './icons.js';
+import { liveCount } from './live-aim.js';
+import { handTarget } from './livecount.js';
 import { $, closeDialog, fill, h, openDialog } from './util.js';
 
 let cameraPanel = null; // the open panel's refresh loop
@@ -64,9 +66,28 @@ async function cameraTick(loop) {
   if (cameraPanel === loop) loop.timer = setTimeout(() => cameraTick(loop), 1000);
 }
 
-/** The live view to aim the table camera; refreshes every second while it is open. */
-export function openCamera({ player, onScan } = {}) {
+/** The live count of the camera's frames for `game`'s hand, and the scan taken by itself
+ * once it is whole and sure (`onScan`, the same as the player's tap). */
+function cameraCount(game, dlg, onScan) {
+  return liveCount({
+    ask: () => api.count(game.id),
+    target: handTarget(game.variant, (game.players || []).length),
+    onReady: () => {
+      closeDialog(dlg);
+      onScan();
+    },
+  });
+}
+
+/** The live view to aim the table camera; refreshes every second while it is open. With
+ * a `game` and `onScan` (aiming for a hand), the cards read are counted as they are spread. */
+export function openCamera({ player, onScan, game } = {}) {
   const dlg = $('#camera');
+  if (cameraPanel) {
+    clearTimeout(cameraPanel.timer);
+    cameraPanel.count?.stop();
+  }
+  const count = game && onScan ? cameraCount(game, dlg, onScan) : null;
   const els = {
     state: h('div', { class: 'cam-state', testid: 'camera-state', 'data-state': 'loading' },
       h('span', { class: 'spinner spinner-dark', 'aria-hidden': 'true' }), t('camera.checking')),
@@ -80,7 +101,9 @@ export function openCamera({ player, onScan } = {}) {
       h('div', { class: 'sheet-title' }, h('h2', {}, t('camera.title')), h('div', { class: 'muted small' }, t('camera.live')))),
     h('div', { class: 'sheet-scroll', tabindex: '0' },
       els.state,
+      count?.el,
       els.view,
+      count?.hint,
       els.shotError,
       h('ul', { class: 'cam-tips muted small' },
         h('li', {}, t('camera.tipCorners')),
@@ -102,12 +125,12 @@ export function openCamera({ player, onScan } = {}) {
     dlg.addEventListener('close', () => {
       if (!cameraPanel) return;
       clearTimeout(cameraPanel.timer);
+      cameraPanel.count?.stop();
       if (cameraPanel.url) URL.revokeObjectURL(cameraPanel.url);
       cameraPanel = null;
     });
   }
-  if (cameraPanel) clearTimeout(cameraPanel.timer);
-  cameraPanel = { els, timer: null, url: null };
+  cameraPanel = { els, timer: null, url: null, count };
   openDialog(dlg);
   cameraTick(cameraPanel);
 }

@@ -12,6 +12,9 @@ import { openReview } from './review.js';
 import { photoInput, scanCards, scanHint } from './scan.js';
 import { $, h } from './util.js';
 import { VARIANTS, entersMelds } from './variants.js';
+import { canAim, openViewfinder, watchCameras } from './viewfinder.js';
+
+watchCameras();
 
 function entered(p) {
   return p.hand.length + p.melds.reduce((a, m) => a + m.length, 0);
@@ -130,11 +133,13 @@ export function scanBar(p) {
       }, label('camera', 'camera', t('entry.scan'))),
       h('button', {
         type: 'button', class: 'btn btn-scan', testid: `scan-photo-${i}`, disabled: !!busy, 'aria-busy': here && busy.kind === 'photo' ? 'true' : 'false',
-        onclick: () => file.click(),
+        onclick: () => (canAim()
+          ? openViewfinder({ game: handEntry.game, player: p.name, onPhoto: (f) => runScan(i, f), onApp: () => file.click() })
+          : file.click()),
       }, label('photo', 'photo', t('entry.photo'))),
       h('button', {
         type: 'button', class: 'btn btn-scan btn-aim', testid: `scan-aim-${i}`, 'aria-label': t('entry.aimLabel'),
-        onclick: () => openCamera({ player: p.name, onScan: () => runScan(i) }),
+        onclick: () => openCamera({ player: p.name, game: handEntry.game, onScan: () => runScan(i) }),
       }, icon('aim'), t('entry.aim')),
       file),
     VARIANTS[handEntry.variant]?.knock

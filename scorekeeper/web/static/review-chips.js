@@ -2,14 +2,38 @@
 // unsure of, a hand short of cards, and the cards no deck can hold.
 import { cardLabel, cardName, suitClass } from './cards.js';
 import { t } from './i18n.js';
-import { openPicker } from './review-picker.js';
+import { alternativesTo, openPicker } from './review-picker.js';
 import {
-  cardFace, cardFlags, editCard, groupHint, groupTitle, maybeButton, removeCard, review,
+  cardFace, cardFlags, editCard, groupHint, groupTitle, maybeButton, removeCard, renderReview, review,
 } from './review.js';
 import { mostOfHand, ordered, overOfHand, shortOfHand } from './scanread.js';
 import { swipeable } from './swipe.js';
 import { fill, h } from './util.js';
 import { VARIANTS } from './variants.js';
+
+/** An offer taken as another card (a suit the reader mistook): one tap, where it lies. */
+function takeOfferAs(key, card) {
+  const m = review.maybe.find((x) => x.key === key);
+  if (!m) return;
+  review.maybe = review.maybe.filter((x) => x !== m);
+  review.cards.push({ id: review.nextId++, card, conf: null, box: m.box, group: 'hand' });
+  renderReview();
+}
+
+function offerRow(m) {
+  const alts = alternativesTo(m.card);
+  return h('div', { class: 'scan-offer', testid: `scan-offer-${m.key}` },
+    h('div', { class: `scan-chip maybe ${suitClass(m.card)}`, testid: `scan-maybe-chip-${m.key}` },
+      maybeButton(m, 'scan-chip-main')),
+    alts.length ? h('span', { class: 'scan-alt-or muted small', 'aria-hidden': 'true' }, t('scan.altOr')) : null,
+    alts.map((card) => h('button', {
+      type: 'button',
+      class: `scan-alt ${suitClass(card)}`,
+      testid: `scan-alt-${m.key}-${card}`,
+      'aria-label': t('scan.altAdd', { card: cardName(card), offer: cardName(m.card) }),
+      onclick: () => takeOfferAs(m.key, card),
+    }, h('span', { 'aria-hidden': 'true' }, cardLabel(card)))));
+}
 
 export function renderMaybe() {
   const el = review.els.maybe;
@@ -17,8 +41,7 @@ export function renderMaybe() {
   fill(el, review.maybe.length ? h('div', { class: 'scan-group-head' },
     h('strong', {}, t('scan.maybeHead')),
     h('span', { class: 'muted small' }, t('scan.maybeHint'))) : null,
-  h('div', { class: 'scan-chips' }, review.maybe.map((m) => h('div', { class: `scan-chip maybe ${suitClass(m.card)}`, testid: `scan-maybe-chip-${m.key}` },
-    maybeButton(m, 'scan-chip-main')))));
+  h('div', { class: 'scan-offers' }, review.maybe.map(offerRow)));
 }
 
 function chipFor(c, bad) {

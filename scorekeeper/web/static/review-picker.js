@@ -1,11 +1,40 @@
 // The card picker over the review: a card changed, added, or moved to another group.
-import { JOKER, cardLabel, deckRules, parseCard, pickerGrid } from './cards.js';
+import { JOKER, cardLabel, cardName, deckRules, parseCard, pickerGrid, suitClass } from './cards.js';
 import { t } from './i18n.js';
+import { nearestCards } from './review-alts.js';
 import {
   byCard, groupTitle, isLow, pct, pruneMelds, removeCard, renderReview, review,
 } from './review.js';
 import { countCodes } from './scanread.js';
 import { $, closeDialog, fill, h, openDialog } from './util.js';
+
+/** Copies of each card already taken: this hand's and the other players' entries. */
+function usedCards() {
+  const used = countCodes(review.cards.map((c) => c.card));
+  for (const [code, n] of review.others) used.set(code, (used.get(code) || 0) + n);
+  return used;
+}
+
+/** The cards nearest to `code` (its rank in the other suits) that the game's decks still
+ * hold a copy of: one tap makes an offer, or a read card, one of them. */
+export function alternativesTo(code) {
+  return nearestCards(code, deckRules(review.variant, review.settings), usedCards());
+}
+
+/** The card being changed's nearest cards, one tap each, above the whole grid. */
+function nearestRow(c) {
+  const alts = alternativesTo(c.card);
+  if (!alts.length) return null;
+  return h('div', { class: 'scan-nearest', role: 'group', 'aria-label': t('scan.nearest') },
+    h('span', { class: 'muted small' }, t('scan.nearest')),
+    alts.map((card) => h('button', {
+      type: 'button',
+      class: `scan-alt ${suitClass(card)}`,
+      testid: `scan-nearest-${card}`,
+      'aria-label': t('scan.altMake', { card: cardName(card) }),
+      onclick: () => commitPick(card),
+    }, h('span', { 'aria-hidden': 'true' }, cardLabel(card)))));
+}
 
 export function openPicker(pick) {
   const c = pick.mode === 'change' ? byCard(pick.id) : null;
@@ -75,6 +104,7 @@ function renderPicker() {
         h('p', { class: 'muted small' }, sub)),
       h('button', { type: 'button', class: 'icon-btn icon-btn-sm', 'data-close': true, 'aria-label': t('btn.cancel'), testid: 'scan-pick-cancel' }, '✕')),
     moves,
+    c && c.card !== JOKER ? nearestRow(c) : null,
     h('div', { class: 'picker' }, ...pickerGrid({
       prefix: 'scan-',
       suit: review.suit,
