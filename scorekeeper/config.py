@@ -51,9 +51,12 @@ KEYS: dict[str, str] = {
     "club.server": "club_server",
     "club.retry_max_s": "club_retry_max_s",
     "club.timeout_s": "club_timeout_s",
+    "tls.cert": "tls_cert",
+    "tls.key": "tls_key",
 }
 SECTIONS = {key.partition(".")[0] for key in KEYS if "." in key}
-PATHS = {"data_dir", "db", "calibration", "admin_token_file", "model_dir", "club_token_file"}
+PATHS = {"data_dir", "db", "calibration", "admin_token_file", "model_dir", "club_token_file",
+         "tls_cert", "tls_key"}
 HINTS = {"admin_token": "a token does not belong in a readable config file: put it in the "
                         "file that admin_token_file names, or set SCOREKEEPER_ADMIN_TOKEN",
          "club.token": "a table's token does not belong in a readable config file: put it in "
@@ -143,7 +146,11 @@ def _explain(exc: ValidationError, path: Path | None, from_file: Mapping[str, An
     keys = {field: key for key, field in KEYS.items()}
     problems = []
     for err in exc.errors():
-        field = str(err["loc"][0]) if err["loc"] else "?"
+        if not err["loc"]:  # a rule across settings: its message names them; the input,
+            # every setting (tokens too), is not shown
+            problems.append(str(err["msg"]).removeprefix("Value error, "))
+            continue
+        field = str(err["loc"][0])
         if field in given:
             where = f"{field} (command line)"
         elif field in from_env:

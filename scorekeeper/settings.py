@@ -84,6 +84,10 @@ class Settings(BaseSettings):
     club_retry_max_s: float = Field(default=30.0, gt=0, description="longest wait between "
                                                                     "tries to reach the club")
     club_timeout_s: float = Field(default=10.0, gt=0)
+    # HTTPS (docs/server.md): phones give the offline page and the live viewfinder only to
+    # a secure page. Both or neither; `scorekeeper tls self-signed` makes a pair.
+    tls_cert: Path | None = Field(default=None, description="the server's certificate (PEM)")
+    tls_key: Path | None = Field(default=None, description="its private key (PEM, unencrypted)")
 
     @field_validator("db", mode="before")
     @classmethod
@@ -111,6 +115,24 @@ class Settings(BaseSettings):
             raise ValueError("club_url needs the table's token: --club-token, "
                              "SCOREKEEPER_CLUB_TOKEN or club_token_file")
         return self
+
+    @model_validator(mode="after")
+    def _tls(self) -> Settings:
+        """A certificate without its key (or the other way round) cannot serve HTTPS."""
+        given = {"tls_cert": self.tls_cert, "tls_key": self.tls_key}
+        missing = [name for name, value in given.items() if value is None]
+        if len(missing) == 1:
+            other = "tls_key" if missing[0] == "tls_cert" else "tls_cert"
+            flag = missing[0].replace("_", "-")
+            raise ValueError(f"{other} is set but {missing[0]} is not: HTTPS needs both "
+                             f"(the config's [tls] {missing[0][4:]}, "
+                             f"SCOREKEEPER_{missing[0].upper()} or --{flag}), or neither")
+        return self
+
+    @property
+    def tls(self) -> bool:
+        """Whether the server speaks HTTPS, so every address it prints says https://."""
+        return self.tls_cert is not None and self.tls_key is not None
 
     def club_token_value(self) -> str | None:
         """The table's club token: `club_token`, else the first line of `club_token_file`."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,10 @@ import pytest
 
 from scorekeeper.rules.cards import Card, parse_cards
 from scorekeeper.store import GameStore
+
+# Servers the tests start record where they run (web/running.py) in a folder of the tests'
+# own, never in the real user's, where `scorekeeper admin-link` would find them.
+os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="scorekeeper-tests-run-")
 
 
 def cards(text: str) -> list[Card]:

@@ -53,15 +53,32 @@ def test_replay_folder_cycles_in_natural_order(tmp_path: Path) -> None:
     cam = camera_from_spec(f"replay:{tmp_path}")
     assert isinstance(cam, Camera)
     with cam:  # type: ignore[attr-defined]
-        levels = [_level(cam.read()) for _ in range(7)]
+        levels = [_level(_next_shot(cam)) for _ in range(7)]
     assert levels == [1, 2, 10, 1, 2, 10, 1]
     assert cam.info()["frames"] == 3
+
+
+def _next_shot(cam: Any) -> np.ndarray:
+    """The shot a replay gives now, then moved on, as a scan moves it."""
+    frame = cam.read()
+    cam.advance()
+    return frame
+
+
+def test_replay_holds_its_shot_until_a_scan_moves_it_on(tmp_path: Path) -> None:
+    """Reads (the aim view's, once a second) leave the shot as it is: the scan that follows
+    reads the very shot the players aimed at."""
+    _write_frames(tmp_path, ["a1.png", "a2.png"])
+    cam = camera_from_spec(f"replay:{tmp_path}")
+    assert [_level(cam.read()) for _ in range(5)] == [1] * 5
+    cam.advance()
+    assert [_level(cam.read()) for _ in range(3)] == [2] * 3
 
 
 def test_replay_without_loop_vanishes_after_last_frame(tmp_path: Path) -> None:
     _write_frames(tmp_path, ["a1.png", "a2.png"])
     cam = camera_from_spec(f"replay:{tmp_path}?loop=false")
-    assert [_level(cam.read()), _level(cam.read())] == [1, 2]
+    assert [_level(_next_shot(cam)), _level(_next_shot(cam))] == [1, 2]
     with pytest.raises(CameraError) as err:
         cam.read()
     assert err.value.reason == "vanished"
@@ -78,7 +95,7 @@ def test_replay_video_in_order_and_loops(tmp_path: Path) -> None:
     video = tmp_path / "game.avi"
     _write_video(video, [0, 50, 100, 150])
     cam = camera_from_spec(f"replay:{video}")
-    levels = [_level(cam.read()) for _ in range(6)]
+    levels = [_level(_next_shot(cam)) for _ in range(6)]
     assert [round(v / 50) for v in levels] == [0, 1, 2, 3, 0, 1]
     assert cam.info()["source"] == "video"
     cam.close()
@@ -297,7 +314,7 @@ def test_default_falls_back_to_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     cam = camera_from_spec("auto")
     assert isinstance(cam, ReplayCamera)
     assert cam.config.path == SAMPLES
-    frames = [cam.read() for _ in range(3)]
+    frames = [_next_shot(cam) for _ in range(3)]
     assert len({f.shape for f in frames}) >= 2  # mat shots and the webcam photo differ
 
 

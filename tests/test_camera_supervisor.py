@@ -193,7 +193,7 @@ def test_background_thread_reconnects_by_itself() -> None:
 def test_concurrent_captures_are_serialised(tmp_path: Any) -> None:
     for i in range(3):
         cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((8, 8, 3), i, np.uint8))
-    sup = CameraSupervisor(camera_from_spec(f"replay:{tmp_path}"))
+    sup = CameraSupervisor(EveryReadMovesOn(camera_from_spec(f"replay:{tmp_path}")))
     errors: list[BaseException] = []
     got: list[int] = []
 
@@ -215,6 +215,47 @@ def test_concurrent_captures_are_serialised(tmp_path: Any) -> None:
     assert not errors
     assert sup.status().frames == 200
     assert sorted(got) == sorted([i % 3 for i in range(200)])
+
+
+class EveryReadMovesOn:
+    """A replay moved on at every read, as a table that never stands still: captures not
+    serialised would read one shot twice and skip another."""
+
+    def __init__(self, cam: Any) -> None:
+        self.cam = cam
+
+    def open(self) -> None:
+        self.cam.open()
+
+    def read(self) -> np.ndarray:
+        frame: np.ndarray = self.cam.read()
+        self.cam.advance()
+        return frame
+
+    def close(self) -> None:
+        self.cam.close()
+
+    def info(self) -> dict[str, Any]:
+        return dict(self.cam.info())
+
+
+def test_the_aim_view_and_the_scan_see_the_same_replay_shot(tmp_path: Any) -> None:
+    """The aim view's snapshots (one a second) do not move a replay on: the scan's capture
+    is the shot they showed, and only the scan moves it to the next."""
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((8, 8, 3), 40 + 100 * i, np.uint8))
+    sup = CameraSupervisor(camera_from_spec(f"replay:{tmp_path}"))
+
+    def shown() -> int:
+        jpeg = np.frombuffer(sup.snapshot(max_age_s=0), np.uint8)
+        return round(float(cv2.imdecode(jpeg, cv2.IMREAD_COLOR).mean()))
+
+    aimed = [shown() for _ in range(4)]
+    frame = sup.capture()
+    assert frame is not None and aimed == [40] * 4 and int(frame[0, 0, 0]) == 40
+    sup.advance()  # what a scan of the camera's frame does
+    assert shown() == 140
+    sup.close()
 
 
 @pytest.mark.parametrize("state", ["lost", "busy"])

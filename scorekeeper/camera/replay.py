@@ -2,6 +2,11 @@
 
 The stand-in camera everything is tested and demoed with (like OctoPrint's virtual
 printer): deterministic, no hardware, and a folder of real table shots replays a game.
+
+A replay is a still table between scans: every read gives the same shot until `advance()`
+(a scan of it) moves on to the next. Moving on at every read made the shot depend on who
+had looked: the aim view reads once a second, so the scan read a later shot than the one
+the players had just aimed at.
 """
 
 from __future__ import annotations
@@ -40,12 +45,13 @@ class ReplayCamera(CameraBase):
         self.video: cv2.VideoCapture | None = None
         self.index = 0
         self.frames_read = 0
+        self.shot: np.ndarray | None = None  # the current shot, as every read gives it
 
     def open(self) -> None:
         path = self.config.path
         if not path.exists():
             raise CameraError(f"replay: {path} does not exist", "not_found")
-        self.index = 0
+        self.index, self.shot = 0, None
         if path.is_dir():
             self.files = sorted((p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES),
                                 key=_natural_key)
@@ -61,13 +67,20 @@ class ReplayCamera(CameraBase):
         self.opened = True
 
     def read(self) -> np.ndarray:
+        """The current shot (the first after opening): the same until `advance()`."""
         self._ensure_open()
-        frame = self._next_video() if self.video is not None else self._next_image()
+        if self.shot is None:
+            frame = self._next_video() if self.video is not None else self._next_image()
+            if self.config.width and frame.shape[1] != self.config.width:
+                h = round(frame.shape[0] * self.config.width / frame.shape[1])
+                frame = cv2.resize(frame, (self.config.width, h), interpolation=cv2.INTER_AREA)
+            self.shot = frame
         self.frames_read += 1
-        if self.config.width and frame.shape[1] != self.config.width:
-            h = round(frame.shape[0] * self.config.width / frame.shape[1])
-            frame = cv2.resize(frame, (self.config.width, h), interpolation=cv2.INTER_AREA)
-        return frame
+        return self.shot
+
+    def advance(self) -> None:
+        """The table changed (a scan read the shot): the next read gives the next shot."""
+        self.shot = None
 
     def _next_image(self) -> np.ndarray:
         if self.index >= len(self.files):
@@ -98,6 +111,7 @@ class ReplayCamera(CameraBase):
             self.video.release()
             self.video = None
         self.opened = False
+        self.shot = None
 
     def info(self) -> dict[str, Any]:
         kind = "video" if self.video is not None else "images"

@@ -138,6 +138,15 @@ class CameraSupervisor:
             self._succeed(frame)
             return frame
 
+    def advance(self) -> None:
+        """The frame just captured was scanned: a replay moves on to its next shot (a live
+        camera sees the table change by itself, and has no `advance`)."""
+        with self._io:
+            step = getattr(self._camera, "advance", None)
+            if callable(step):
+                step()
+            self._frame = None  # the aim view's next picture is the new shot
+
     def snapshot(self, max_age_s: float = 0.5) -> bytes:
         """JPEG of a frame, scaled for phones; a picture of the problem when there is none."""
         frame = self.capture(max_age_s)

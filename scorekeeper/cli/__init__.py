@@ -16,9 +16,11 @@ from typing import TextIO
 from scorekeeper.cli.common import (
     EXIT_BAD_INPUT,
     add_config,
+    add_data_dir,
     add_deck_option,
     add_models,
     deck_for,
+    serve_text,
     settings_for,
 )
 from scorekeeper.cli.common import models_dir as _models
@@ -64,7 +66,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from scorekeeper.web.server import serve
 
     serve(db=args.db, host=args.host, port=args.port, camera=args.camera, config=args.config,
-          club_url=args.club, club_token=args.club_token, club_server=args.club_server)
+          club_url=args.club, club_token=args.club_token, club_server=args.club_server,
+          data_dir=args.data_dir, tls_cert=args.tls_cert, tls_key=args.tls_key)
     return 0
 
 
@@ -140,7 +143,8 @@ def _cmd_db(args: argparse.Namespace) -> int:
 def _cmd_admin_link(args: argparse.Namespace) -> int:
     from scorekeeper.web.server import show_admin_link
 
-    return show_admin_link(settings_for(args), sys.stdout, sys.stderr)
+    return show_admin_link(settings_for(args, data_dir=args.data_dir), sys.stdout, sys.stderr,
+                           port=args.port)
 
 
 def _add_deck(parser: argparse.ArgumentParser) -> None:
@@ -175,11 +179,18 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", nargs="?", help="JSON-lines file (default: standard input)")
     score.set_defaults(func=_cmd_score)
 
-    serve = sub.add_parser("serve", help="run the table server and phone page")
-    serve.add_argument("--db", default=None, help="SQLite file (default: data folder), or a "
-                                                  "PostgreSQL URL: postgresql://USER@HOST/DB")
-    serve.add_argument("--host", default=None, help="default: all interfaces")
-    serve.add_argument("--port", type=int, default=None, help="default: 8000")
+    serve = sub.add_parser(
+        "serve", help="run the table server and phone page", description=serve_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_data_dir(serve)
+    serve.add_argument("--db", default=None, help="SQLite file (default: scorekeeper.db in the "
+                                                  "data folder), or a PostgreSQL URL: "
+                                                  "postgresql://USER@HOST/DB")
+    serve.add_argument("--host", default=None, help="address to listen on (default: all "
+                                                    "interfaces, so phones on the Wi-Fi can "
+                                                    "connect; $SCOREKEEPER_HOST)")
+    serve.add_argument("--port", type=int, default=None,
+                       help="port the phones open (default: 8000; $SCOREKEEPER_PORT)")
     serve.add_argument("--camera", default=None, help="camera source, e.g. replay:PATH or none")
     serve.add_argument("--club", default=None, metavar="URL",
                        help="club mode: forward every game to this club server (docs/club.md)")
@@ -188,6 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "(or SCOREKEEPER_CLUB_TOKEN, or the config's [club] token_file)")
     serve.add_argument("--club-server", action="store_true", default=None,
                        help="be the club server: take the tables' games (`club serve`)")
+    serve.add_argument("--tls-cert", type=Path, default=None, metavar="PEM",
+                       help="serve HTTPS with this certificate (with --tls-key; "
+                            "$SCOREKEEPER_TLS_CERT; `scorekeeper tls self-signed` makes one)")
+    serve.add_argument("--tls-key", type=Path, default=None, metavar="PEM",
+                       help="the certificate's private key ($SCOREKEEPER_TLS_KEY)")
     add_config(serve)
     serve.set_defaults(func=_cmd_serve)
 
@@ -219,7 +235,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_deck(sub, _cmd_deck, add_models)
     link = sub.add_parser("admin-link", help="print the admin link the server made "
-                                             "(needs read access to the data folder)")
+                                             "(needs read access to the data folder)",
+                          description="Print the running server's admin link. Without "
+                                      "--port, --data-dir or $SCOREKEEPER_DATA_DIR it reads "
+                                      "the folder of the server you are running; it says "
+                                      "which folder it read, and warns when no running "
+                                      "server uses it.")
+    link.add_argument("--port", type=int, default=None,
+                      help="the link of your server running on this port")
+    add_data_dir(link)
     add_config(link)
     link.set_defaults(func=_cmd_admin_link)
 
@@ -229,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
     from scorekeeper.cli.club import add_parser as add_club
 
     add_club(sub)
+    from scorekeeper.cli.tls import add_parser as add_tls
+
+    add_tls(sub)
     return parser
 
 

@@ -51,7 +51,7 @@ def club_url(args: argparse.Namespace) -> str:
     from scorekeeper.web.server import base_url
 
     settings = settings_for(args)
-    return base_url(settings.host, settings.port).rstrip("/")
+    return base_url(settings.host, settings.port, settings.tls).rstrip("/")
 
 
 def show_token(name: str, token: str, url: str, out: TextIO) -> None:

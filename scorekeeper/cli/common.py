@@ -28,6 +28,29 @@ def settings_for(args: argparse.Namespace, **overrides: object) -> Settings:
         raise SystemExit(EXIT_BAD_INPUT) from None
 
 
+def serve_text() -> str:
+    """`serve --help`'s description: where the data goes and which port phones open, with
+    every way to set each, as a newcomer's first question is where things are."""
+    import textwrap
+
+    from scorekeeper.settings import default_data_dir
+
+    paragraphs = [
+        "Run the table server and the phone page, and print the address phones on the same "
+        "Wi-Fi open and the admin link.",
+        "Data folder (the games database, the admin token and link): --data-dir, else "
+        f"$SCOREKEEPER_DATA_DIR, else the config file's data_dir, else {default_data_dir()}",
+        "Port: --port, else $SCOREKEEPER_PORT, else the config file's port, else 8000"]
+    return "\n\n".join(textwrap.fill(text, 78, break_long_words=False, break_on_hyphens=False)
+                       for text in paragraphs)
+
+
+def add_data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, default=None, metavar="FOLDER",
+                        help="data folder (default: $SCOREKEEPER_DATA_DIR, else the config's "
+                             "data_dir, else ~/.local/share/scorekeeper)")
+
+
 def add_config(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None,
                         help="TOML config (default: $SCOREKEEPER_CONFIG, "

@@ -3,157 +3,55 @@
 from __future__ import annotations
 
 import asyncio
-import io
-import ipaddress
 import logging
-import os
 import socket
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-import qrcode
 import uvicorn
 
 from scorekeeper.club.mode import mode_line
-from scorekeeper.files import write_atomic
-from scorekeeper.settings import Settings
 from scorekeeper.store.faults import StoreError
+from scorekeeper.web.admin_link import (
+    admin_link_command,
+    admin_link_path,
+    goes_to_a_log,
+    may_print_link,
+    show_admin_link,
+    terminal_qr,
+    under_systemd,
+    write_admin_link,
+)
 from scorekeeper.web.app import create_app
 from scorekeeper.web.http.auth import resolve_token
 from scorekeeper.web.http.connections import raise_file_limit, server_config
 from scorekeeper.web.live.hub import Hub
+from scorekeeper.web.reach import base_url, is_loopback, lan_ip, phone_urls, reach_note
+from scorekeeper.web.running import forget, record
 from scorekeeper.web.state import parts
+from scorekeeper.web.tls import check_tls
 
 log = logging.getLogger(__name__)
 
-ALL_INTERFACES = {"", "0.0.0.0", "::"}
-
-
-def lan_ip(host: str) -> str:
-    """The address phones should use: the host if specific, else this machine's LAN IP.
-
-    Connecting a UDP socket sends nothing; it only asks the kernel which local address
-    would route outward.
-    """
-    if host not in ALL_INTERFACES:
-        return host
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            return str(probe.getsockname()[0])
-    except OSError as exc:  # no route out: no network yet (reach_note says so)
-        log.info("no LAN address (%s): showing 127.0.0.1", exc)
-        return "127.0.0.1"
-
-
-def is_loopback(host: str) -> bool:
-    """Whether `host` is this machine only (127.0.0.0/8, ::1, localhost)."""
-    if host.strip().lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def reach_note(host: str, shown_ip: str) -> str | None:
-    """Why phones cannot open the address, when they cannot (else None).
-
-    A server bound to loopback answers this machine only, and one whose LAN address could
-    not be found shows 127.0.0.1: either way the QR code would lead a phone nowhere.
-    """
-    if is_loopback(host):
-        return (f"Note: bound to {host}, this machine only: phones cannot open it. To let "
-                "the table's phones in: make run ARGS='--host 0.0.0.0'")
-    if host in ALL_INTERFACES and is_loopback(shown_ip):
-        return ("Note: this machine has no network address yet: phones can open the page once "
-                "it joins the table's Wi-Fi (the address above is this machine's own)")
-    return None
-
-
-def base_url(host: str, port: int) -> str:
-    ip = lan_ip(host)
-    return f"http://[{ip}]:{port}/" if ":" in ip else f"http://{ip}:{port}/"
-
-
-def terminal_qr(text: str) -> str:
-    """A QR code in block characters, to scan straight off the terminal."""
-    qr = qrcode.QRCode(border=1)
-    qr.add_data(text)
-    out = io.StringIO()
-    qr.print_ascii(out=out, invert=True)
-    return out.getvalue()
-
-
-ADMIN_LINK_FILE = "admin-link"
-
-
-def admin_link_path(data_dir: Path) -> Path:
-    """Where `serve` keeps the admin link for `scorekeeper admin-link` (mode 0600)."""
-    return data_dir / ADMIN_LINK_FILE
-
-
-def write_admin_link(path: Path, link: str) -> None:
-    """Write the link readable by this user only, whole or not at all."""
-    write_atomic(path, link + "\n", private=True)
-
-
-def goes_to_a_log(out: TextIO) -> bool:
-    """Whether `out` ends in a log (systemd's journal, a file) rather than a person's screen.
-
-    The journal is readable by more people than the data folder is (adm, systemd-journal
-    groups), and a token in it stays there for weeks.
-    """
-    if os.environ.get("INVOCATION_ID") or os.environ.get("JOURNAL_STREAM"):
-        return True
-    try:
-        return not out.isatty()
-    except (AttributeError, ValueError):
-        return True
-
-
-def admin_link_command(config: Path | None = None) -> str:
-    """The command that prints the admin link, as the person reading the log should type it."""
-    from scorekeeper.config import SYSTEM_CONFIG
-
-    program = Path(sys.argv[0])
-    command = str(program.absolute()) if program.name == "scorekeeper" else "scorekeeper"
-    under_systemd = bool(os.environ.get("INVOCATION_ID") or os.environ.get("JOURNAL_STREAM"))
-    prefix = "sudo " if under_systemd else ""
-    suffix = f" --config {config}" if config is not None and config != SYSTEM_CONFIG else ""
-    return f"{prefix}{command} admin-link{suffix}"
-
-
-def show_admin_link(settings: Settings, out: TextIO, err: TextIO) -> int:
-    """`scorekeeper admin-link`: print the link (and its QR on a terminal) from the file."""
-    path = admin_link_path(settings.data_dir)
-    try:
-        link = path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        err.write(f"scorekeeper: no admin link in {path} yet: the server writes it when it "
-                  f"starts (is it running? sudo systemctl status scorekeeper)\n")
-        return 2
-    except PermissionError:
-        err.write(f"scorekeeper: cannot read {path}: only the service user may; "
-                  f"run this with sudo\n")
-        return 2
-    out.write(link + "\n")
-    if not goes_to_a_log(out):
-        out.write(terminal_qr(link))
-    return 0
+__all__ = ["admin_link_command", "admin_link_path", "banner", "base_url", "goes_to_a_log",
+           "is_loopback", "lan_ip", "reach_note", "serve", "show_admin_link", "terminal_qr"]
 
 
 def banner(url: str, token: str, note: str, db: Path | str, out: TextIO,
            link_file: Path | None = None, show_link: bool = True,
            command: str = "scorekeeper admin-link", reach: str | None = None,
-           club: str | None = None) -> None:
-    """Print the table address and the admin link, each with its QR code, and `club`, the
-    server's club role (club/mode.py), when it has one.
+           club: str | None = None, data_dir: Path | None = None,
+           also: Sequence[str] = ()) -> None:
+    """Print the table address (and `also`, its other addresses) and the admin link, each
+    with its QR code, the data folder, and `club`, the server's club role (club/mode.py),
+    when it has one.
 
-    With `show_link` False (output bound for a log) the admin link is not printed: only
-    where it is kept (`link_file`) and the `command` that shows it. `reach` says why phones
-    cannot use the address, when they cannot (see `reach_note`).
+    With `show_link` False (output bound for the journal, or a log of a folder not the
+    user's own: may_print_link) the admin link is not printed: only where it is kept
+    (`link_file`) and the `command` that shows it. `reach` says why phones cannot use the
+    address, when they cannot (see `reach_note`).
     """
     admin = f"{url}#token={token}"
     first = f"scorekeeper: serving at {url}" if reach else \
@@ -161,6 +59,7 @@ def banner(url: str, token: str, note: str, db: Path | str, out: TextIO,
     lines = [first, terminal_qr(url)]
     if reach:
         lines.insert(1, reach)
+    lines += [f"also at: {other}" for other in also if other != url]
     if show_link:
         lines += ["Admin link (logs a phone in as scorekeeper; keep it private):",
                   admin, terminal_qr(admin)]
@@ -169,6 +68,8 @@ def banner(url: str, token: str, note: str, db: Path | str, out: TextIO,
                   f"{link_file} (readable by this service's user only). Show it with its "
                   f"QR code: {command}"]
     lines += [line for line in (club,) if line]
+    if data_dir is not None:
+        lines.append(f"data folder: {data_dir}")
     lines += [f"admin token: {note}", f"database: {db}"]
     for line in lines:
         try:
@@ -185,10 +86,21 @@ class _Server(uvicorn.Server):
     graceful-shutdown timeout whenever a phone is watching.
     """
 
-    def __init__(self, config: uvicorn.Config, hub: Hub) -> None:
+    def __init__(self, config: uvicorn.Config, hub: Hub,
+                 on_exit: Callable[[], None] | None = None) -> None:
         super().__init__(config)
         self.hub = hub
+        self.on_exit = on_exit
         self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Stop, then `on_exit`: here, as uvicorn raises the SIGTERM it caught again once
+        serving ends, so nothing after `run()` would run."""
+        try:
+            await super().shutdown(sockets)
+        finally:
+            if self.on_exit is not None:
+                self.on_exit()
 
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
         self.loop = asyncio.get_running_loop()
@@ -209,6 +121,9 @@ def serve(
     club_url: str | None = None,
     club_token: str | None = None,
     club_server: bool | None = None,
+    data_dir: Path | None = None,
+    tls_cert: Path | None = None,
+    tls_key: Path | None = None,
 ) -> None:
     """Run the server until interrupted; None means the config's, environment's or default.
 
@@ -219,7 +134,9 @@ def serve(
     try:
         settings = load_settings(find_config(config), db=db, host=host, port=port,
                                  camera=camera, club_url=club_url, club_token=club_token,
-                                 club_server=club_server)
+                                 club_server=club_server, data_dir=data_dir,
+                                 tls_cert=tls_cert, tls_key=tls_key)
+        tls = check_tls(settings)
     except ConfigError as exc:
         print(f"scorekeeper: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -237,13 +154,21 @@ def serve(
         # an unreadable club token file: say so
         print(f"scorekeeper: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-    url = base_url(settings.host, settings.port)
+    url = base_url(settings.host, settings.port, settings.tls)
     reach = reach_note(settings.host, lan_ip(settings.host))
     link_file = admin_link_path(settings.data_dir)
     write_admin_link(link_file, f"{url}#token={token}")
     banner(url, token, note, settings.db_shown, sys.stdout, link_file=link_file,
-           show_link=not goes_to_a_log(sys.stdout), command=admin_link_command(config),
-           reach=reach, club=mode_line(settings, url))
+           show_link=may_print_link(sys.stdout, settings.data_dir),
+           command=admin_link_command(config, settings.port if settings.port != 8000 else None),
+           reach=reach, club=mode_line(settings, url), data_dir=settings.data_dir,
+           also=phone_urls(settings.host, settings.port, settings.tls))
     # header deadline, connection caps and the file limit: see connections.py
-    uvicorn_config = server_config(app, settings.host, settings.port, raise_file_limit())
-    _Server(uvicorn_config, parts(app).hub).run()
+    uvicorn_config = server_config(app, settings.host, settings.port, raise_file_limit(), tls)
+    # where this server runs, for `scorekeeper admin-link` (running.py); a service is found
+    # through its config instead, so it leaves no record in its home
+    me = record(settings.data_dir, settings.port, url, index=not under_systemd())
+    try:
+        _Server(uvicorn_config, parts(app).hub, on_exit=lambda: forget(me)).run()
+    finally:
+        forget(me)  # a start that failed; forget() leaves another server's records alone

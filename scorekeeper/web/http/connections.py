@@ -28,6 +28,7 @@ import resource
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 import h11
@@ -241,8 +242,10 @@ def protocol_class(policy: ConnectionPolicy) -> type[GuardedH11Protocol]:
     return type("GuardedH11", (GuardedH11Protocol,), {"policy": policy})
 
 
-def server_config(app: Any, host: str, port: int, files: int | None = None) -> uvicorn.Config:
-    """uvicorn settings for the table server; `files` is the open-file limit to fit under."""
+def server_config(app: Any, host: str, port: int, files: int | None = None,
+                  tls: tuple[Path, Path] | None = None) -> uvicorn.Config:
+    """uvicorn settings for the table server; `files` is the open-file limit to fit under,
+    `tls` the certificate and key to serve HTTPS with (checked first: web/tls.py)."""
     files = files if files is not None else raise_file_limit()
     places = files - FILE_RESERVE - 2 * ACCEPT_BACKLOG
     policy = ConnectionPolicy(max_connections=max(16, min(MAX_CONNECTIONS, places)))
@@ -255,4 +258,6 @@ def server_config(app: Any, host: str, port: int, files: int | None = None) -> u
         h11_max_incomplete_event_size=MAX_HEAD,
         backlog=ACCEPT_BACKLOG,
         timeout_graceful_shutdown=3,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
     )

@@ -44,7 +44,7 @@ export function renderTabs() {
         'data-name': p.name,
         onclick: () => selectPlayer(i),
       },
-      h('span', { class: 'ptab-name', title: p.name }, labels[i],
+      h('span', { class: 'ptab-name whole-name', title: p.name }, labels[i],
         labels[i] === p.name ? null : h('span', { class: 'sr-only' }, ` (${p.name})`)),
       h('span', { class: 'ptab-meta' }, tabCount(p), ...markers(p)),
     );
@@ -227,45 +227,87 @@ function modeSwitch(p) {
     option(false, 'entry.modeCards'), option(true, 'entry.modePoints'));
 }
 
-/** Points typed instead of cards: a number field per field the variant scores. */
-function pointsZone(p) {
-  if (p.went_out && !entersMelds(handEntry.variant)) {
-    return h('p', { class: 'zone-empty', testid: 'points-none' }, t('entry.wentOutNoPoints'));
-  }
-  return h('div', { class: 'points-fields', testid: 'points-zone' },
-    typedFields(handEntry.variant).map(([key, label]) => {
-      const id = `points-${key}-${handEntry.active}`;
-      return h('div', { class: 'points-field' },
-        h('label', { for: id }, t(label)),
-        h('input', {
-          id,
-          type: 'number',
-          inputmode: 'numeric',
-          min: '0',
-          step: '1',
-          class: 'input points-input',
-          testid: key === 'held' ? 'points-input' : `points-${key}`,
-          value: p[key],
-          oninput: (ev) => {
-            p[key] = ev.target.value;
-            handEntry.dirty = true;
-            handEntry.error = null;
-            keepDraft();
-            renderTabs();
-            schedulePreview();
-          },
-        }));
+const hasCards = (q) => q.hand.length > 0 || q.melds.some((m) => m.length > 0);
+
+/** The keyboard's Enter (its "Next" key) goes to the next player's field; from the last, the
+ * keyboard closes. Never the form's submit: a hand is saved by its button only. */
+function nextField(ev) {
+  if (ev.key !== 'Enter') return;
+  ev.preventDefault();
+  const fields = [...handEntry.form.querySelectorAll('.points-input')];
+  const next = fields[fields.indexOf(ev.target) + 1];
+  if (next) next.focus();
+  else ev.target.blur();
+}
+
+/** One of player `j`'s point fields. Typing into another player's row enters that player as
+ * points too (emptied again, with no cards tapped, back to cards). */
+function pointsInput(q, j, key, label, last) {
+  const mine = j === handEntry.active;
+  const tid = key === 'held' ? 'points-input' : `points-${key}`;
+  return h('input', {
+    id: `points-${key}-${j}`,
+    type: 'number',
+    inputmode: 'numeric',
+    enterkeyhint: last ? 'done' : 'next',
+    min: '0',
+    step: '1',
+    class: 'input points-input',
+    'aria-label': `${q.name}: ${t(label)}`,
+    testid: mine ? tid : `${tid}-${j}`,
+    value: q[key],
+    onkeydown: nextField,
+    oninput: (ev) => {
+      q[key] = ev.target.value;
+      if (!mine) {
+        const typedAny = typedFields(handEntry.variant).some(([k]) => String(q[k]).trim() !== '');
+        if (typedAny) q.typed = true;
+        else if (!hasCards(q)) q.typed = false;
+      }
+      handEntry.dirty = true;
+      handEntry.error = null;
+      keepDraft();
+      renderTabs();
+      schedulePreview();
+    },
+  });
+}
+
+/** Points typed instead of cards, for the whole table in one place: a row per player with a
+ * field per number the variant scores, so a table that keeps score on paper types the hand
+ * in one go. A player whose cards are tapped keeps them (the row says how many). */
+function pointsZone() {
+  const fields = typedFields(handEntry.variant);
+  const rows = handEntry.players.map((q, j) => ({ q, j, open: !(q.went_out && !entersMelds(handEntry.variant)) && (q.typed || !hasCards(q)) }));
+  const lastOpen = rows.filter((r) => r.open).at(-1)?.j;
+  return h('div', { class: 'points-table', testid: 'points-zone' },
+    h('p', { class: 'small muted points-head' },
+      fields.length === 1 ? h('strong', {}, `${t(fields[0][1])}. `) : null, t('entry.pointsNext')),
+    rows.map(({ q, j, open }) => {
+      const mine = j === handEntry.active;
+      let body;
+      if (q.went_out && !entersMelds(handEntry.variant)) {
+        body = h('span', { class: 'zone-empty', testid: mine ? 'points-none' : `points-none-${j}` }, t('entry.wentOutNoPoints'));
+      } else if (!open) {
+        body = h('span', { class: 'muted small' }, tabCount(q));
+      } else {
+        body = h('div', { class: 'points-fields' }, fields.map(([key, label], k) => h('label', { class: 'points-field' },
+          fields.length > 1 ? h('span', { class: 'small' }, t(label)) : null,
+          pointsInput(q, j, key, label, j === lastOpen && k === fields.length - 1))));
+      }
+      return h('div', { class: `points-row${mine ? ' active' : ''}`, testid: `points-row-${j}` },
+        h('span', { class: 'points-name whole-name', title: q.name }, q.name), body);
     }));
 }
 
 export function renderPlayer() {
   const p = handEntry.players[handEntry.active];
   const toggles = endToggles(p);
-  let zones = [pointsZone(p)];
+  let zones = [pointsZone()];
   if (!p.typed) zones = entersMelds(handEntry.variant) ? meldsAndHandZones(p) : [handZone(p)];
   fill(handEntry.els.player,
     h('div', { class: 'entry-player-head' },
-      h('h3', { testid: 'entry-player-name' }, p.name),
+      h('h3', { class: 'whole-name', title: p.name, testid: 'entry-player-name' }, p.name),
       toggles.length ? h('div', { class: 'toggles' }, toggles) : null),
     modeSwitch(p),
     p.typed ? null : scanBar(p),

@@ -7,12 +7,55 @@ import { toast } from './ui.js';
 import { $, h, openDialog } from './util.js';
 import { variantLabel } from './variants.js';
 
-function shareUrl() {
+let shared = null; // the address the open dialog shows, and Copy link copies
+
+/** This page's address without the admin token, on `base` (another host) when given. */
+function shareUrl(base) {
   const url = new URL(location.href);
   const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
   hash.delete('token');
   url.hash = hash.toString() ? `#${hash}` : '';
-  return url.toString();
+  if (!base) return url.toString();
+  return new URL(url.pathname + url.search + url.hash, base).toString();
+}
+
+/** Whether the page was opened at this device's own address, which other phones cannot use. */
+export function isLoopbackHost(host) {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\./.test(name);
+}
+
+function showAddress(url) {
+  shared = url;
+  $('#share-qr').src = api.qrUrl(url);
+  $('#share-url').textContent = url;
+}
+
+/** Opened at 127.0.0.1 or localhost: say so, and show the server's network address instead
+ * (a choice of them when it has several), or that it has none. */
+async function loopbackSection() {
+  const note = h('div', { class: 'share-loopback', testid: 'share-loopback', role: 'alert' },
+    h('p', {}, t('share.loopback', { host: location.host })));
+  $('#share .qr-box').before(note);
+  let urls = [];
+  try {
+    urls = (await api.addresses()).urls || [];
+  } catch {
+    urls = [];
+  }
+  if (!note.isConnected) return;
+  if (!urls.length) {
+    note.append(h('p', { testid: 'share-no-lan' }, t('share.noLan')));
+    return;
+  }
+  const bases = urls.map((u) => shareUrl(u));
+  showAddress(bases[0]);
+  note.append(h('p', { testid: 'share-lan' }, t('share.lanOffer')));
+  if (bases.length > 1) {
+    note.append(h('div', { class: 'share-choices' }, bases.map((u) => h('button', {
+      type: 'button', class: 'btn btn-small', testid: 'share-address', onclick: () => showAddress(u),
+    }, new URL(u).host))));
+  }
 }
 
 /** The score sheet's part of the share dialog: a picture or CSV of the game on screen. */
@@ -43,9 +86,9 @@ function sheetSection() {
 }
 
 export function openShare({ sheet = false } = {}) {
-  const url = shareUrl();
-  $('#share-qr').src = api.qrUrl(url);
-  $('#share-url').textContent = url;
+  showAddress(shareUrl());
+  $('#share .share-loopback')?.remove();
+  if (isLoopbackHost(location.hostname)) loopbackSection();
   $('#sheet-share')?.remove();
   const section = page.game ? sheetSection() : null;
   if (section) $('#share .modal-actions').before(section);
@@ -57,7 +100,7 @@ export function openShare({ sheet = false } = {}) {
 }
 
 export async function copyShare() {
-  const url = shareUrl();
+  const url = shared || shareUrl();
   try {
     await navigator.clipboard.writeText(url);
   } catch {
