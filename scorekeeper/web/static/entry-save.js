@@ -6,6 +6,7 @@ import { renderPreview, schedulePreview } from './entry-preview.js';
 import { changed, handEntry, renderAll, renderError, renderFooter, storage } from './entry.js';
 import { t } from './i18n.js';
 import { changeTexts, missingEnder, missingPoints } from './messages.js';
+import { savingHand } from './nudge.js';
 import { $, fill, h, signed } from './util.js';
 
 export async function save() {
@@ -22,6 +23,9 @@ export async function save() {
   handEntry.error = null;
   renderFooter();
   renderError();
+  // a new hand of this phone's own: no buzz or chime for it when the stream brings it
+  const notMine = handEntry.n == null
+    ? savingHand(handEntry.game.id, (handEntry.game.hands || []).length + 1) : () => {};
   try {
     const body = requestBody();
     // the version this hand was begun against: a 412 if another phone saved meanwhile
@@ -38,6 +42,7 @@ export async function save() {
     done?.(result, n);
   } catch (e) {
     // Keep every card the user entered; say clearly what went wrong.
+    notMine();
     handEntry.saving = false;
     if (isConflict(e)) {
       await showConflict(e);

@@ -9,6 +9,7 @@ import { blankPlayer, draftPlayers, fromInput, hasInput } from './entry-players.
 import { dropPreview, renderPreview, runPreview, schedulePreview } from './entry-preview.js';
 import { renderConflict, save } from './entry-save.js';
 import { t } from './i18n.js';
+import { offlineNote } from './offline.js';
 import { ask } from './ui.js';
 import { $, fill, h, openDialog } from './util.js';
 import { variantLabel } from './variants.js';
@@ -150,6 +151,7 @@ function buildForm(form, game, n) {
       h('div', { class: 'sheet-title' },
         els.title,
         h('div', { class: 'muted small' }, variantLabel(game.variant)))),
+    offlineNote('entry-offline'), // the page's Offline banner is under the sheet
     els.tabs,
     h('div', { class: 'entry-scroll' }, els.conflict, els.notice, els.player, els.error, els.preview),
     els.bottom,

@@ -5,6 +5,7 @@ import { renderAll, showEmpty } from './game-view.js';
 import { handInfo } from './hand-info.js';
 import { t } from './i18n.js';
 import { connect, liveStream } from './live.js';
+import { keepScoreboard } from './offline.js';
 import { gameOpened } from './tablegame.js';
 import { toast } from './ui.js';
 import { $ } from './util.js';
@@ -34,6 +35,11 @@ export async function checkRole() {
   } catch {
     page.admin = false;
   }
+  showRole();
+}
+
+/** The page as the admin's or a viewer's: the body's class and the role badge. */
+export function showRole() {
   document.body.classList.toggle('is-admin', page.admin);
   document.body.classList.toggle('is-viewer', !page.admin);
   const badge = $('#role-badge');
@@ -147,6 +153,7 @@ export function applyGame(g, { stream = false, force = false } = {}) {
   if (!force && !stream && cur && g.seq != null && cur.seq != null && g.seq < cur.seq) return;
   page.game = g;
   renderAll();
+  keepScoreboard(g, page.admin); // shown on a load with no network
   // a viewer's game deleted (the admin's page leaves it itself): on to the newest game
   if (stream && g.state === 'deleted' && cur?.state !== 'deleted' && !page.admin) {
     page.pinned = false;

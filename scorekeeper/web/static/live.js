@@ -2,8 +2,9 @@
 import { api } from './api.js';
 import { renderAll } from './game-view.js';
 import { applyGame, checkRole, followNewest, openTableGame, page, refreshGame } from './games.js';
+import { handArrived } from './nudge.js';
+import { streamState } from './offline.js';
 import { tableMoved } from './tablegame.js';
-import { $ } from './util.js';
 
 export const liveStream = {
   es: null,
@@ -13,11 +14,7 @@ export const liveStream = {
 
 function setConnected(ok) {
   liveStream.connected = ok;
-  const banner = $('#reconnecting');
-  banner.hidden = ok;
-  document.body.classList.toggle('offline', !ok);
-  // the title bar sticks just under the banner, so the banner never covers the game's name
-  document.documentElement.style.setProperty('--banner-h', ok ? '0px' : `${banner.offsetHeight}px`);
+  streamState(ok); // the Reconnecting banner, unless the Offline one says more
 }
 
 export function connect(id) {
@@ -34,7 +31,11 @@ export function connect(id) {
     } catch {
       return;
     }
-    if (g && String(g.id ?? id) === String(page.gameId)) applyGame(g, { stream: true });
+    if (g && String(g.id ?? id) === String(page.gameId)) {
+      const before = page.game;
+      applyGame(g, { stream: true });
+      handArrived(before, page.game); // another phone's hand: a buzz or chime, if wanted
+    }
   };
   es.onmessage = onData;
   es.addEventListener('game', onData);

@@ -7,9 +7,12 @@ import { LANGUAGES, pickLanguage, saveLanguage, savedLanguage, t } from './i18n.
 import { icon } from './icons.js';
 import { openMayKnock } from './mayknock.js';
 import { openNewGame } from './newgame.js';
+import { nudgeSwitch } from './nudge.js';
 import { openSettings } from './settings.js';
+import { openStats } from './stats.js';
 import { endGame, followSwitch, stateTag } from './tablegame.js';
 import { THEMES, savedTheme, setTheme } from './theme.js';
+import { openTvLink } from './tv-link.js';
 import { $, closeDialog, fill, h, num, openDialog, timeAgo } from './util.js';
 import { variantLabel } from './variants.js';
 
@@ -33,7 +36,7 @@ export async function openMenu() {
         h('div', { class: 'gi-top' },
           h('strong', {}, variantLabel(g.variant)),
           stateTag(g)),
-        h('div', { class: 'gi-players' }, totals),
+        h('div', { class: 'gi-players whole-name', title: totals }, totals),
         h('div', { class: 'muted small' }, timeAgo(g.created_at))));
     });
     fill(body,
@@ -47,7 +50,10 @@ export async function openMenu() {
         page.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-camera', onclick: () => { closeDialog(dlg); openCamera(); } }, icon('camera'), t('menu.camera')) : null,
         page.admin ? h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-decks', onclick: () => { closeDialog(dlg); openDecks(); } }, t('menu.decks')) : null,
         page.admin && page.game && page.game.state !== 'deleted' ? h('button', { type: 'button', class: 'btn btn-danger-ghost btn-block', testid: 'menu-end-game', onclick: () => { closeDialog(dlg); endGame(page.game, { after: afterEnd, back: (view) => openTableGame(view.id) }); } }, t('end.menu')) : null,
+        h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-stats', onclick: () => { closeDialog(dlg); openStats(); } }, t('menu.stats')),
+        h('button', { type: 'button', class: 'btn btn-secondary btn-block', testid: 'menu-tv', onclick: () => { closeDialog(dlg); openTvLink(); } }, t('menu.tv')),
         page.admin ? null : followSwitch(),
+        nudgeSwitch(),
         themeSwitch(),
         languageSwitch(),
         items.length ? h('ul', { class: 'game-list', testid: 'game-list' }, items) : h('p', { class: 'muted center' }, t('menu.none')),
