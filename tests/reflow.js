@@ -52,6 +52,52 @@
     }
     return box;
   };
+  // A word split between two lines ("Con/ceiç/ão", "MELD/S"): each word of each text,
+  // measured by its own line boxes. A break after a hyphen or slash is the word's own; a
+  // web address is not a word and breaks where it must.
+  const ADDRESS = /^([a-z][a-z0-9+.-]*:\/\/|localhost\b|\[?[0-9a-f:.]*\d[.:]\d)/i;  // http://…, 127.0.0.1:8000
+  const WORD = /[^\s\-\u2010-\u2014/]+[\-\u2010-\u2014/]?/g;
+  const broken = (node) => {
+    const text = node.textContent;
+    for (const token of text.matchAll(/\S+/g)) {
+      if (ADDRESS.test(token[0])) continue;
+      for (const part of token[0].matchAll(WORD)) {
+        if (part[0].length < 2) continue;
+        const range = document.createRange();
+        range.setStart(node, token.index + part.index);
+        range.setEnd(node, token.index + part.index + part[0].length);
+        const lines = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+        if (lines.some((r) => Math.abs(r.top - lines[0].top) > r.height / 2)) return part[0];
+      }
+    }
+    return null;
+  };
+  // Wider than the screen: an element's own box past either edge (a table's last column, a
+  // dialog pushed wide), unless it sits in a box made to scroll sideways. The innermost
+  // such element is named: its ancestors are wide because of it.
+  const outside = (e) => { const r = e.getBoundingClientRect();
+    return r.width > 0.5 && r.height > 0.5 && (r.right > W + 1 || r.left < -1); };
+  for (const el of [root, ...root.querySelectorAll('*')]) {
+    if (el.closest('svg, .sr-only, .scan-photo-wrap') || !outside(el) || !shown(el) || scroller(el)) continue;
+    if ([...el.children].some((c) => outside(c) && shown(c))) continue;
+    const r = el.getBoundingClientRect();
+    say('wider than the screen', el, `(${Math.round(r.left)}–${Math.round(r.right)} of ${W})`);
+  }
+  // A sheet is its head, its own scrolling middle and its foot: a sheet that scrolls as a
+  // whole (something hidden far down its middle widening what it holds) slides them away.
+  if (root.matches('dialog.sheet') && root.scrollHeight > root.clientHeight + 1) {
+    say('the sheet scrolls as a whole', root, `(${root.scrollHeight} px in ${root.clientHeight})`);
+  }
+  // A dialog opened scrolled: its heading above what shows of it (Share scrolled to its
+  // buttons, its QR code out of sight). Measured as the dialog opens, before any swipe.
+  if (dialogs.length) {
+    const heading = root.querySelector('h1, h2, h3, [role=heading]');
+    if (heading && shown(heading)) {
+      const top = heading.getBoundingClientRect().top;
+      const seen = visible(heading, heading.getBoundingClientRect());
+      if (top < -1 || !seen || seen.top > top + 1) say('opens scrolled, its heading out of sight', heading, `(top at ${Math.round(top)} px)`);
+    }
+  }
   if (document.scrollingElement.scrollWidth > W + 1) {
     const wide = [...document.body.querySelectorAll('*')]
       .filter((e) => e.getBoundingClientRect().right > W + 1 && !scroller(e) && shown(e)
@@ -59,15 +105,25 @@
     problems.push(`page scrolls sideways: ${document.scrollingElement.scrollWidth} px > ${W}`
       + ` (${wide.slice(0, 3).map(describe).join(', ')})`);
   }
+  const ownLabel = (el) => {
+    const full = (el.textContent || '').trim();
+    const by = el.closest('[title], [aria-label]');
+    return !!full && !!by && `${by.title} ${by.getAttribute('aria-label') || ''}`.includes(full);
+  };
+  const told = new Set();  // the elements that end a word in "…", the whole in their title
   // Cut short: an element whose own overflow hides what it holds, or that ends in "…".
   for (const el of root.querySelectorAll('*')) {
     // (a typing field scrolls its text by design)
     if (!shown(el) || el.closest('.scan-photo-wrap, svg, .sr-only') || el.matches('input, textarea, select')) continue;
     const css = getComputedStyle(el);
-    const hides = /hidden|clip/.test(css.overflowX + ' ' + css.overflowY);
+    const hidesX = /hidden|clip/.test(css.overflowX), hidesY = /hidden|clip/.test(css.overflowY);
     const ellipsis = css.textOverflow === 'ellipsis';
-    if (!hides && !ellipsis) continue;
-    if (el.scrollWidth > el.clientWidth + 1 || (hides && el.scrollHeight > el.clientHeight + 1)) {
+    if (!hidesX && !hidesY && !ellipsis) continue;
+    // a word too long for any line (a name of one 40-letter word) may end in "…" when the
+    // whole of it is the element's title or label: a screen reader reads the text itself
+    const named = ellipsis && ownLabel(el);
+    if (named) told.add(el);
+    if ((el.scrollWidth > el.clientWidth + 1 && !named) || (hidesY && el.scrollHeight > el.clientHeight + 1)) {
       say('cut short', el, `(${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`);
     }
   }
@@ -88,7 +144,11 @@
       if (limit.left < -1 || limit.right > W + 1) say('off screen', box);
     } else {
       // the whole line box, not what shows of it: a word past a dialog's edge is off too
-      const whole = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+      // (but a word ended in "…" shows only up to its box: what is past it is not drawn)
+      const teller = [...told].find((t) => t.contains(el));
+      const whole = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5)
+        .map((r) => { const c = teller?.getBoundingClientRect();
+          return c ? { left: Math.max(r.left, c.left), right: Math.min(r.right, c.right) } : r; });
       const out = whole.find((r) => r.right > W + 1 || r.left < -1);
       if (out) say('off screen', el, `(${Math.round(out.left)}–${Math.round(out.right)} of ${W})`);
     }
@@ -99,6 +159,8 @@
       if (rects.some((r) => r.left < b.left - 1 || r.right > b.right + 1)) say('spills out of its button', el);
     }
     if (!rects.length) continue;
+    const word = broken(node);
+    if (word) say('breaks a word', el, `("${word}" over two lines)`);
     texts.push({ el, rects, fixed: fixedIn(el), box });
   }
   // Drawn over each other: two texts whose line boxes cross, neither inside the other.

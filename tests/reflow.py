@@ -1,6 +1,8 @@
 """What a screen must never do at any width or text size (WCAG 1.4.4 and 1.4.10), as a check
-the browser tests run on every screen: text cut short, text off the screen's edge, two texts
-drawn over each other, the page scrolling sideways.
+the browser tests run on every screen: text cut short, text or a box off the screen's edge,
+two texts drawn over each other, the page scrolling sideways, a word split between two lines
+(names too; a word too long for any line may end in "…" with the whole of it in its title),
+a sheet that scrolls as a whole, a dialog opened with its heading out of sight.
 
 The text size is the browser's own (Chromium's default font size, the setting behind a
 phone's "text size"), set through the DevTools protocol, so the page is measured the way a

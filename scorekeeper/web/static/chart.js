@@ -144,7 +144,7 @@ export function renderChart(game) {
   const legend = h('ul', { class: 'legend' },
     (game.players || []).map((p, i) => h('li', { class: p.eliminated ? 'out' : '' },
       h('span', { class: 'swatch', style: `background:${playerColor(i)}` }),
-      p.name)));
+      h('span', { class: 'whole-name', title: p.name }, p.name))));
   return h('div', {}, svg, legend);
 }
 

@@ -34,10 +34,15 @@ export async function runPreview() {
     if (!handEntry || mine !== previewSeq) return;
     handEntry.preview = result;
     handEntry.previewError = null;
+    handEntry.previewStale = false;
   } catch (e) {
     if (!handEntry || mine !== previewSeq) return;
-    handEntry.preview = null;
-    handEntry.previewError = e.message;
+    if (e.status === 0 && handEntry.preview) {
+      handEntry.previewStale = true; // no network: the last preview stays, said to be older
+    } else {
+      handEntry.preview = null;
+      handEntry.previewError = e.message;
+    }
   }
   handEntry.previewLoading = false;
   renderPreview();
@@ -55,6 +60,45 @@ function resultRowFor(result, name) {
   return (result?.players || []).find((r) => r.name === name);
 }
 
+/** A figure's cell. Its column's name, shown beside it when the rows stack, is hidden from
+ * screen readers: the column's head says it to them. */
+function figure(cls, testid, key, value) {
+  return h('td', { class: `num ${cls}` },
+    h('span', { class: 'pv-k', 'aria-hidden': 'true' }, t(key)), h('span', { testid }, value));
+}
+
+// Too narrow for its columns (large text, a small phone, long words): each player's figures
+// go under the name, each with its column's name, rather than run past the screen's edge
+// or end more names in "…" than need be. Measured as drawn, and as the preview's width changes.
+const watched = new WeakSet();
+function fitPreview(box) {
+  const table = box.querySelector('.pv-table');
+  if (table) {
+    const stack = (on) => {
+      table.classList.toggle('stacked', on);
+      table.tHead.classList.toggle('sr-only', on); // the columns' names go beside each figure
+    };
+    const cut = () => [...table.querySelectorAll('.pv-nm .whole-name')].filter((n) => n.scrollWidth > n.clientWidth + 1).length;
+    stack(false);
+    const room = box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
+    const wide = table.getBoundingClientRect().right > room + 1;
+    const cutInColumns = cut();
+    if (wide || cutInColumns) {
+      stack(true);
+      // a name too long for any line is cut either way: then the columns stay
+      if (!wide && cut() >= cutInColumns) stack(false);
+    }
+  }
+  if (watched.has(box) || typeof ResizeObserver !== 'function') return;
+  watched.add(box);
+  let width = box.clientWidth;
+  new ResizeObserver(() => {
+    if (box.clientWidth === width) return;
+    width = box.clientWidth;
+    fitPreview(box);
+  }).observe(box);
+}
+
 function previewRow(r, p, i, editing) {
   const row = resultRowFor(r, p.name) || {};
   const detail = [];
@@ -68,11 +112,13 @@ function previewRow(r, p, i, editing) {
   return h(
     'tr',
     { testid: `preview-row-${i}`, class: row.eliminated ? 'out' : '' },
-    h('td', { class: 'pv-name' }, h('div', {}, p.name, row.eliminated ? h('span', { class: 'tag tag-elim' }, t('entry.out')) : null),
+    h('td', { class: 'pv-name' },
+      h('div', { class: 'pv-nm' }, h('span', { class: 'whole-name', title: p.name }, p.name),
+        row.eliminated ? h('span', { class: 'tag tag-elim' }, t('entry.out')) : null),
       detail.length ? h('div', { class: 'pv-detail' }, detail) : null),
-    scoresDeadwood(handEntry.variant) ? h('td', { class: 'num' }, num(row.deadwood)) : null,
-    h('td', { class: 'num pv-points', testid: `preview-points-${i}` }, signed(row.points)),
-    editing ? null : h('td', { class: 'num pv-total', testid: `preview-total-${i}` }, num(row.total)),
+    scoresDeadwood(handEntry.variant) ? figure('', null, 'entry.dead', num(row.deadwood)) : null,
+    figure('pv-points', `preview-points-${i}`, 'entry.points', signed(row.points)),
+    editing ? null : figure('pv-total', `preview-total-${i}`, 'entry.total', num(row.total)),
   );
 }
 
@@ -106,7 +152,9 @@ export function renderPreview() {
     return;
   }
   const editing = handEntry.n != null;
-  const parts = [head, r.knock ? previewKnock(r) : null];
+  const stale = handEntry.previewStale
+    ? h('p', { class: 'preview-note', testid: 'preview-stale' }, t('offline.preview')) : null;
+  const parts = [head, stale, r.knock ? previewKnock(r) : null];
   parts.push(h('table', { class: 'pv-table' },
     h('thead', {}, h('tr', {},
       h('th', {}, t('entry.player')),
@@ -122,4 +170,5 @@ export function renderPreview() {
       r.winner ? t(r.instant_win ? 'entry.winsInstant' : 'entry.wins', { name: r.winner }) : t('entry.draw')));
   }
   fill(box, ...parts);
+  fitPreview(box);
 }

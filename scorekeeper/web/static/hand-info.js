@@ -57,7 +57,7 @@ export function renderHandInfo() {
     if (!lines.length) lines.push(h('div', { class: 'hi-line muted small' }, t('info.noCards')));
     return h('li', { class: 'hi-player' },
       h('div', { class: 'hi-top' },
-        h('strong', {}, r.name), ...tags,
+        h('strong', { class: 'whole-name', title: r.name }, r.name), ...tags,
         h('span', { class: 'hi-pts' }, signed(r.points), h('span', { class: 'muted' }, ` → ${num(r.total)}`))),
       ...lines);
   });

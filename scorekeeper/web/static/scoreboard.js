@@ -58,7 +58,7 @@ export function renderScoreboard(g) {
       h('span', { class: 'pdot', style: `background:${playerColor(i)}`, 'aria-hidden': 'true' }),
       h('div', { class: 'pmain' },
         h('div', { class: 'pname' },
-          h('span', { testid: `player-name-${i}` }, p.name),
+          h('span', { class: 'whole-name', title: p.name, testid: `player-name-${i}` }, p.name),
           isLeader ? h('span', { class: 'crown', title: over ? t('board.winner') : t('board.leader'), 'aria-label': over ? t('board.winner') : t('board.leader') }, over ? '♛' : '★') : null),
         h('div', { class: 'psub' }, dealerMark(g, p.name, { admin: page.admin, shown: applyGame }), playerSub(g, p))),
       h('div', { class: 'pscore' },
