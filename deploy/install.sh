@@ -3,12 +3,15 @@
 #
 #   sudo deploy/install.sh [--hostname NAME] [--port N] [--with-training]
 #                          [--prefix DIR] [--no-apt] [--no-systemd] [--club-server]
+#                          [--no-rate-limit]
 #
 # Lays out: code (the files git tracks), venv and model in PREFIX (/opt/scorekeeper), the
 # config in /etc/scorekeeper/config.toml (written only if absent, so your edits survive),
 # the data in /var/lib/scorekeeper (never touched but for ownership), the systemd unit, an
 # Avahi service file and /usr/local/bin/scorekeeper. Run it again to upgrade: the data and
-# config are kept.
+# config are kept. With nft installed (apt's nftables), scorekeeper-nft.service loads
+# /etc/scorekeeper/scorekeeper.nft, a kernel rate of new connections per address to the
+# configured port (docs/server.md); --no-rate-limit leaves it out (and removes it).
 # --club-server: this machine is the club's server (docs/club.md), not a table: PostgreSQL
 # from apt with its scorekeeper user and database, /etc/scorekeeper/club.toml and club.env
 # (kept if present), the unit scorekeeper-club.service enabled and started instead of the
@@ -28,6 +31,7 @@ APT=1
 SYSTEMD=1
 TRAINING=0
 CLUB_SERVER=0
+RATE_LIMIT=1
 ROOT=${SCOREKEEPER_ROOT:-}
 ROOT=${ROOT%/}
 PYTHON=${SCOREKEEPER_PYTHON:-python3}
@@ -37,13 +41,13 @@ SRC=${SCOREKEEPER_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 SOURCE_PATHS=(pyproject.toml README.md CHANGELOG.md Makefile scorekeeper deploy docs calibration)
 # Apt packages. picamera2 and libcamera come from apt only (never pip); OpenCV, NumPy
 # bindings and ONNX Runtime come from pip wheels inside the venv.
-APT_PACKAGES=(python3-venv python3-pip avahi-daemon sqlite3 libgomp1 libglib2.0-0)
+APT_PACKAGES=(python3-venv python3-pip avahi-daemon sqlite3 libgomp1 libglib2.0-0 nftables)
 
 say() { printf 'scorekeeper: %s\n' "$*"; }
 die() { printf 'scorekeeper: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit "${1:-0}"
 }
 
@@ -56,6 +60,7 @@ while [[ $# -gt 0 ]]; do
     --no-apt) APT=0; shift ;;
     --no-systemd) SYSTEMD=0; shift ;;
     --club-server) CLUB_SERVER=1; shift ;;
+    --no-rate-limit) RATE_LIMIT=0; shift ;;
     -h|--help) usage 0 ;;
     *) printf 'unknown option: %s\n\n' "$1" >&2; usage 2 ;;
   esac
@@ -86,6 +91,8 @@ CONFIG=$ETC/config.toml
 CLUB_CONFIG=$ETC/club.toml
 CLUB_ENV=$ETC/club.env
 CLUB_DATA=/var/lib/scorekeeper-club
+RULES=$ETC/scorekeeper.nft
+NFT_UNIT=$ROOT/etc/systemd/system/scorekeeper-nft.service
 if [[ -n ${SCOREKEEPER_PIP:-} ]]; then
   read -r -a PIP <<< "$SCOREKEEPER_PIP"
 else
@@ -319,6 +326,50 @@ install_units() {
   chmod 0644 "$ROOT/etc/avahi/services/scorekeeper.service"
 }
 
+# The kernel's rate of new connections per address to port $1 (deploy/scorekeeper.nft):
+# the rules with that port, and the unit that loads them.
+install_rate_limit() {
+  if [[ $RATE_LIMIT -eq 0 ]]; then
+    remove_rate_limit
+    return 0
+  fi
+  if [[ ! -f $OPT/src/deploy/scorekeeper.nft ]]; then
+    say "note: no deploy/scorekeeper.nft in the source: no per-address connection limit"
+    return 0
+  fi
+  mkdir -p "$ETC" "$ROOT/etc/systemd/system"
+  sed "s|^define port = .*|define port = $1|" "$OPT/src/deploy/scorekeeper.nft" > "$RULES.new"
+  chmod 0644 "$RULES.new"
+  mv "$RULES.new" "$RULES"
+  sed "s|/opt/scorekeeper|$PREFIX|g" "$OPT/src/deploy/scorekeeper-nft.service" > "$NFT_UNIT"
+  chmod 0644 "$NFT_UNIT"
+}
+
+remove_rate_limit() {
+  if [[ $SYSTEMD -eq 1 && -e $NFT_UNIT ]]; then
+    systemctl disable --now --quiet scorekeeper-nft.service || true
+  fi
+  if [[ -e $RULES || -e $NFT_UNIT ]]; then say "removing the per-address connection limit"; fi
+  rm -f "$RULES" "$NFT_UNIT"
+}
+
+# Load the rules now and at every boot. Without nft nothing is loaded and the server runs
+# as before: a flood that re-opens its sockets then only delays a new phone's connection.
+start_rate_limit() {
+  [[ $RATE_LIMIT -eq 1 && -e $NFT_UNIT ]] || return 0
+  if ! command -v nft >/dev/null; then
+    say "note: nft is not installed, so no per-address connection limit is loaded"
+    say "      (apt-get install nftables, then run this again)"
+    return 0
+  fi
+  systemctl daemon-reload
+  systemctl enable --quiet scorekeeper-nft.service
+  if ! systemctl restart scorekeeper-nft.service; then
+    say "warning: the per-address connection limit did not load (journalctl -u"
+    say "         scorekeeper-nft): the server runs without it"
+  fi
+}
+
 set_hostname() {
   [[ -n $NEW_HOSTNAME ]] || return 0
   say "setting the hostname to $NEW_HOSTNAME (the table answers at $NEW_HOSTNAME.local)"
@@ -350,6 +401,7 @@ link_command() {
 }
 
 start_service() {
+  start_rate_limit
   say "enabling and (re)starting scorekeeper.service"
   systemctl daemon-reload
   systemctl enable --quiet scorekeeper.service
@@ -437,6 +489,7 @@ start_club_service() {
     say "disabling the table's scorekeeper.service: this machine is the club server"
     systemctl disable --now --quiet scorekeeper.service || true
   fi
+  start_rate_limit
   say "enabling and (re)starting scorekeeper-club.service"
   systemctl daemon-reload
   systemctl enable --quiet scorekeeper-club.service
@@ -464,6 +517,7 @@ main() {
   local host=${NEW_HOSTNAME:-$(cat "$ROOT/etc/hostname" 2>/dev/null || hostname)}
   if [[ $CLUB_SERVER -eq 1 ]]; then
     install_club
+    install_rate_limit "$(configured_port "$CLUB_CONFIG")"
     if [[ $SYSTEMD -eq 1 ]]; then start_club_service; fi
     local port
     port=$(configured_port "$CLUB_CONFIG")
@@ -474,6 +528,7 @@ main() {
     say "    --db postgresql:///scorekeeper --url http://$host.local:$port"
     return
   fi
+  install_rate_limit "$(configured_port)"
   if [[ $SYSTEMD -eq 1 ]]; then start_service; fi
   say "done. Open http://$host.local:$(configured_port)/ on a phone on this network."
   say "The admin link and its QR code (kept out of the journal): sudo scorekeeper admin-link"

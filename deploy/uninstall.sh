@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Remove scorekeeper: the service (a table's, or the club server's), the Avahi file, PREFIX
-# (code, venv, model) and the /usr/local/bin/scorekeeper link.
+# (code, venv, model), the /usr/local/bin/scorekeeper link and the per-address connection
+# limit (scorekeeper-nft.service, its rules unloaded and /etc/scorekeeper/scorekeeper.nft).
 #
 #   sudo deploy/uninstall.sh [--purge] [--prefix DIR] [--no-systemd]
 #
@@ -26,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     --purge) PURGE=1; shift ;;
     --prefix) PREFIX=${2:?--prefix needs a folder}; shift 2 ;;
     --no-systemd) SYSTEMD=0; shift ;;
-    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option: $1" ;;
   esac
 done
@@ -39,7 +40,7 @@ elif [[ $EUID -ne 0 ]]; then
   die "run as root: sudo $0"
 fi
 
-UNITS=(scorekeeper.service scorekeeper-club.service)
+UNITS=(scorekeeper.service scorekeeper-club.service scorekeeper-nft.service)
 if [[ $SYSTEMD -eq 1 ]] && command -v systemctl >/dev/null; then
   for unit in "${UNITS[@]}"; do
     systemctl disable --now "$unit" 2>/dev/null || true
@@ -48,7 +49,10 @@ fi
 for unit in "${UNITS[@]}"; do
   rm -f "$ROOT/etc/systemd/system/$unit"
 done
-rm -f "$ROOT/etc/avahi/services/scorekeeper.service"
+rm -f "$ROOT/etc/avahi/services/scorekeeper.service" "$ROOT/etc/scorekeeper/scorekeeper.nft"
+if [[ $FAKE -eq 0 ]] && command -v nft >/dev/null; then
+  nft delete table inet scorekeeper 2>/dev/null || true  # loaded without the unit
+fi
 if [[ $SYSTEMD -eq 1 ]] && command -v systemctl >/dev/null; then
   systemctl daemon-reload
 fi

@@ -7,12 +7,16 @@ CI: `systemd-analyze` comes with apt's `systemd` package (the test skips without
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
+import select
 import shutil
+import socket
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -240,3 +244,128 @@ def test_docs_name_images_that_exist() -> None:
     for page in ("hardware.md", "first-evening.md", "troubleshooting.md"):
         for image in re.findall(r"\]\((img/[^)]+)\)", (docs / page).read_text()):
             assert (docs / image).is_file(), f"{page}: {image}"
+
+
+# ---- the per-address connection limit (deploy/scorekeeper.nft) ----------------------------
+
+RULES = DEPLOY / "scorekeeper.nft"
+NFT_UNIT = DEPLOY / "scorekeeper-nft.service"
+LIMIT = re.compile(r"limit rate over (\d+)/second burst (\d+) packets")
+
+
+def nft_check(text: str) -> str | None:
+    """What `nft -c` (parsed and checked by the kernel, nothing loaded) says is wrong with a
+    rules text: "" if nothing; None without nft or where this user may not ask the kernel."""
+    if shutil.which("nft") is None:
+        return None
+    done = subprocess.run(["nft", "-c", "-f", "-"], input=text, capture_output=True, text=True)
+    if "Operation not permitted" in done.stderr or "Permission denied" in done.stderr:
+        return None
+    return "" if done.returncode == 0 else done.stderr or "failed"
+
+
+def test_rate_limit_rules_limit_new_connections_to_the_port_per_address() -> None:
+    text = RULES.read_text()
+    assert re.search(r"(?m)^define port = 8000$", text)
+    limits = LIMIT.findall(text)
+    assert len(limits) == 2 and len(set(limits)) == 1  # IPv4 and IPv6 alike
+    rate, burst = map(int, limits[0])
+    assert 1 <= rate <= burst  # a room of phones behind one address opens a page
+    rules = [line.strip() for line in text.splitlines() if "limit rate" in line]
+    for rule in rules:  # only new connections (a SYN) to the port, over the rate: reset
+        assert rule.startswith("tcp dport $port tcp flags & (syn | ack) == syn")
+        assert rule.endswith("} reject with tcp reset")
+    assert "!= 127.0.0.1" in rules[0] and "!= ::1" in rules[1]  # a local proxy never
+    if (wrong := nft_check(text.replace("define port = 8000", "define port = 9123"))) is None:
+        pytest.skip("the rules are not checked by nft -c: no nft, or not root")
+    assert wrong == ""
+
+
+def test_rate_limit_unit_verifies(tmp_path: Path) -> None:
+    if not Path("/usr/sbin/nft").exists():
+        pytest.skip("no /usr/sbin/nft (apt-get install nftables)")
+    verify_unit(NFT_UNIT, tmp_path)
+    lines = unit_lines(NFT_UNIT)
+    assert "ExecStart=/usr/sbin/nft -f /etc/scorekeeper/scorekeeper.nft" in lines
+    assert "ExecStop=-/usr/sbin/nft delete table inet scorekeeper" in lines
+    assert "PartOf=nftables.service" in lines  # reloaded when nftables empties the ruleset
+
+
+def test_install_writes_the_rate_limit_for_the_configured_port(tmp_path: Path) -> None:
+    src, root = tmp_path / "src", tmp_path / "root"
+    minimal_source(src)
+    rules = root / "etc/scorekeeper/scorekeeper.nft"
+    unit = root / "etc/systemd/system/scorekeeper-nft.service"
+    run = functools.partial(install, src=src)  # not git's: the files as they are here
+    done = run(root, "--port", "8123")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert rules.read_text() == RULES.read_text().replace("port = 8000", "port = 8123")
+    assert unit.read_text() == NFT_UNIT.read_text() and mode(rules) == 0o644
+    config = root / "etc/scorekeeper/config.toml"
+    config.write_text(config.read_text().replace("port = 8123", "port = 9000"))
+    done = run(root)  # the port of the installed settings, not the flag's
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"(?m)^define port = 9000$", rules.read_text())
+    assert nft_check(rules.read_text()) in ("", None)  # None: no nft -c here
+    done = run(root, "--no-rate-limit")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not rules.exists() and not unit.exists()
+    assert "removing the per-address connection limit" in done.stdout
+    assert run(root).returncode == 0 and rules.exists()
+    done = run(root, script="uninstall.sh")
+    assert done.returncode == 0, done.stderr
+    assert not rules.exists() and not unit.exists() and config.exists()
+    club = tmp_path / "club"  # a club server: the port of its own settings
+    done = run(club, "--club-server", "--port", "8200")
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = (club / "etc/scorekeeper/scorekeeper.nft").read_text()
+    assert re.search(r"(?m)^define port = 8200$", text)
+
+
+def connected(sources: list[str], port: int, wait_s: float) -> int:
+    """How many of these connects (one a source, all begun at once) are made within
+    `wait_s` (a refused one is not; a dropped SYN would be sent again a second later)."""
+    socks = []
+    for source in sources:
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.bind((source, 0))
+        sock.connect_ex(("127.0.0.1", port))
+        socks.append(sock)
+    try:
+        deadline, done = time.monotonic() + wait_s, set()
+        while time.monotonic() < deadline and len(done) < len(socks):
+            _, writable, _ = select.select([], [s for s in socks if s not in done], [], 0.05)
+            done.update(writable)
+        return sum(1 for s in done if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0)
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_loaded_rules_drop_an_address_over_its_rate_and_no_other() -> None:
+    """The rules loaded for a port of this test's own (in a table of its own, removed
+    after): one address's burst connects at once, the rest are refused; another address,
+    and 127.0.0.1, are let in. Needs root with CAP_NET_ADMIN."""
+    table = "scorekeeper_test"
+    text = RULES.read_text().replace("inet scorekeeper", f"inet {table}")
+    rate, burst = map(int, LIMIT.findall(text)[0])
+    if nft_check(text) is None:
+        pytest.skip("no nft, or not root")
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(4 * burst)
+        port = server.getsockname()[1]
+        text = re.sub(r"(?m)^define port = .*$", f"define port = {port}", text)
+        loaded = subprocess.run(["nft", "-f", "-"], input=text, capture_output=True, text=True)
+        if loaded.returncode != 0:
+            pytest.skip(f"cannot load rules here: {loaded.stderr.strip()}")
+        try:
+            began = time.monotonic()
+            flood = connected(["127.0.0.2"] * (burst + 10), port, 0.3)
+            took = time.monotonic() - began
+            assert burst <= flood <= burst + 1 + rate * took, (flood, took)
+            assert connected(["127.0.0.3"], port, 0.3) == 1  # a new phone: at once
+            assert connected(["127.0.0.1"] * 5, port, 0.3) == 5  # a local proxy: never held
+        finally:
+            subprocess.run(["nft", "delete", "table", "inet", table], capture_output=True)

@@ -1,0 +1,219 @@
+"""A flood that re-opens every socket the server closes: how fast is a new phone let in?
+
+A flood of more sockets than the server has places, each one the server closes (evicted,
+refused, reset) opened again at once and each failed connect tried again at once, from
+`--addresses` loopback addresses (127.0.0.2, …), keeps more connections coming than the
+server accepts: the kernel's accept queue overflows and a new phone's SYN is dropped (it
+tries again a second later). The flood opens its sockets without blocking, so it never
+waits on a dropped SYN itself. Each mode floods for `--seconds` while a new phone
+(127.0.0.99) asks `/api/health` on a new connection every 0.1 s; the modes take turns for
+`--rounds`, so the machine's other load falls on each alike:
+
+- idle: no flood, for the machine's own latency at the time;
+- off: the flood, nothing in its way;
+- nft: the flood, deploy/scorekeeper.nft loaded for the server's port (needs root and
+  nft; the rules are removed after each turn, and at exit whatever happens);
+  nft=RATE/BURST: the same with another limit per address; nft+drop (or
+  nft=RATE/BURST+drop): a SYN over the limit dropped, not answered with a reset.
+
+Printed per turn, counted while the phone asks (after `--warm-s` of flood): the phone's
+p50/p99/max and failures, the kernel's ListenOverflows and ListenDrops counters' growth
+(/proc/net/netstat: the whole machine's), and the flood's connects and re-opens a second.
+
+    sudo .venv/bin/python benchmarks/bench_reopen.py [--connections 1100] [--addresses 20]
+        [--seconds 15] [--warm-s 3] [--rounds 2] [--modes idle,off,nft] [--shape heads]
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import re
+import resource
+import selectors
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from contextlib import suppress
+from pathlib import Path
+
+import httpx
+from bench_flood import ADMIN, SHAPES, TOKEN, probe
+from spawn import ServerProcess, start_server
+
+RULES = Path(__file__).resolve().parent.parent / "deploy/scorekeeper.nft"
+TABLE = "inet scorekeeper"
+
+
+def listen_counters() -> dict[str, int]:
+    """The kernel's ListenOverflows and ListenDrops (TcpExt in /proc/net/netstat)."""
+    lines = [line.split() for line in Path("/proc/net/netstat").read_text().splitlines()
+             if line.startswith("TcpExt:")]
+    values = dict(zip(lines[0][1:], lines[1][1:], strict=True))
+    return {key: int(values[key]) for key in ("ListenOverflows", "ListenDrops")}
+
+
+class Flood:
+    """`n` sockets from `addresses` addresses, each re-opened the moment it ends."""
+
+    def __init__(self, port: int, n: int, addresses: int, shape: str) -> None:
+        self.port, self.opening = port, SHAPES[shape][0]
+        self.sources = [f"127.0.0.{2 + i % addresses}" for i in range(n)]
+        self.selector = selectors.DefaultSelector()
+        self.stop = threading.Event()
+        self.connects = self.reopens = 0
+        self.thread = threading.Thread(target=self._run)
+
+    def _open(self, source: str) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            sock.bind((source, 0))
+            code = sock.connect_ex(("127.0.0.1", self.port))
+        except OSError:
+            sock.close()
+            return
+        if code not in (0, errno.EINPROGRESS):
+            sock.close()
+            return
+        self.selector.register(sock, selectors.EVENT_WRITE, source)
+
+    def _run(self) -> None:
+        for source in self.sources:
+            self._open(source)
+        while not self.stop.is_set():
+            for key, events in self.selector.select(0.05):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                if events & selectors.EVENT_WRITE:  # the connect ended
+                    if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0:
+                        with suppress(OSError):
+                            sock.send(self.opening)
+                            self.connects += 1
+                            self.selector.modify(sock, selectors.EVENT_READ, key.data)
+                            continue
+                else:
+                    got = b""
+                    with suppress(OSError):
+                        got = sock.recv(65536)
+                    if got:
+                        continue  # an answer on a socket kept open
+                self.selector.unregister(sock)
+                sock.close()
+                self.reopens += 1
+                self._open(key.data)
+
+    def __enter__(self) -> Flood:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+        self.selector.close()
+
+
+def rules_for(port: int, limit: str = "") -> str:
+    """deploy/scorekeeper.nft with the server's port, as deploy/install.sh writes it, and
+    `limit` ("RATE/BURST", "+drop": a SYN over it dropped, not reset) if given."""
+    text = re.sub(r"(?m)^define port = .*$", f"define port = {port}", RULES.read_text())
+    limit, drop, _ = limit.partition("+drop")
+    if drop:
+        text = text.replace("} reject with tcp reset\n", "} drop\n")
+    if limit:
+        rate, burst = limit.split("/")
+        text = re.sub(r"limit rate over \d+/second burst \d+ packets",
+                      f"limit rate over {int(rate)}/second burst {int(burst)} packets", text)
+    return text
+
+
+def nft(*args: str, text: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["nft", *args], input=text, capture_output=True, text=True)
+
+
+def unload_rules() -> None:
+    nft("delete", "table", *TABLE.split())
+
+
+def can_load_rules() -> str | None:
+    """Why the nft mode cannot run here, or None."""
+    if shutil.which("nft") is None:
+        return "nft is not installed (apt-get install nftables)"
+    done = nft("-c", "-f", "-", text=rules_for(8000))
+    if done.returncode != 0:
+        return f"nft -c refuses the rules: {done.stderr.strip()}"
+    done = nft("add", "table", "inet", "scorekeeper_probe")
+    if done.returncode != 0:
+        return f"cannot load rules here (root with CAP_NET_ADMIN?): {done.stderr.strip()}"
+    nft("delete", "table", "inet", "scorekeeper_probe")
+    return None
+
+
+def turn(mode: str, server: ServerProcess, args: argparse.Namespace) -> None:
+    port = int(server.url.rsplit(":", 1)[1])
+    rules = mode.startswith("nft")
+    if rules:
+        done = nft("-f", "-", text=rules_for(port, mode.partition("=")[2] or mode[3:]))
+        assert done.returncode == 0, done.stderr
+    try:
+        with Flood(port, args.connections if mode != "idle" else 0, args.addresses,
+                   args.shape) as flood:
+            time.sleep(args.warm_s)  # past the flood's first wave and its SYNs' first retry
+            before, began = listen_counters(), time.monotonic()
+            connects, reopens = flood.connects, flood.reopens
+            line = probe(server.url, args.seconds)
+            took = time.monotonic() - began
+            after = listen_counters()
+            connects, reopens = flood.connects - connects, flood.reopens - reopens
+    finally:
+        if rules:
+            unload_rules()
+    grown = ", ".join(f"{key} +{after[key] - before[key]}" for key in after)
+    print(f"{mode}: {line}\n  {grown}; flood {connects / took:.0f} connects/s, "
+          f"{reopens / took:.0f} re-opens/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--connections", type=int, default=1100)
+    parser.add_argument("--addresses", type=int, default=20)
+    parser.add_argument("--file-limit", type=int, default=1024)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--warm-s", type=float, default=3)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--modes", default="idle,off,nft")
+    parser.add_argument("--shape", default="heads", choices=sorted(SHAPES))
+    args = parser.parse_args()
+    modes = args.modes.split(",")
+    if any(mode.startswith("nft") for mode in modes) and (why := can_load_rules()):
+        print(f"nft modes left out: {why}")
+        modes = [mode for mode in modes if not mode.startswith("nft")]
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.connections + 1000), hard))
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["SCOREKEEPER_MODEL_DIR"] = str(Path(tmp) / "no-models")
+        server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN,
+                              file_limit=args.file_limit)
+        try:
+            with httpx.Client(base_url=server.url, timeout=5) as client:
+                client.post("/api/games", json={"variant": "chicago", "players": ["A", "B"]},
+                            headers=ADMIN).raise_for_status()
+            print(f"flood: {args.connections} {args.shape} from {args.addresses} addresses, "
+                  f"re-opened at once; file limit {args.file_limit}")
+            for _ in range(args.rounds):
+                for mode in modes:
+                    turn(mode, server, args)
+                    time.sleep(2)  # the flood's sockets closed
+        finally:
+            if any(mode.startswith("nft") for mode in modes):
+                unload_rules()
+            server.stop()
+
+if __name__ == "__main__":
+    main()
