@@ -68,3 +68,18 @@ def any_store(any_target: Path | str) -> Iterator[GameStore]:
     store = GameStore(any_target)
     yield store
     store.close()
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A user of their own for a `serve` or `admin-link`: a home, a runtime folder, and no
+    data folder, config, token or certificate set anywhere (nor systemd's journal)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "SCOREKEEPER_DATA_DIR", "SCOREKEEPER_CONFIG",
+                 "SCOREKEEPER_ADMIN_TOKEN", "SCOREKEEPER_TLS_CERT", "SCOREKEEPER_TLS_KEY",
+                 "INVOCATION_ID", "JOURNAL_STREAM"):
+        monkeypatch.delenv(name, raising=False)
+    return home

@@ -22,10 +22,12 @@ PUBLIC = {
     ("GET", "/"),
     ("GET", "/api/health"),
     ("GET", "/api/session"),
+    ("GET", "/api/addresses"),          # where other phones open the page, for Share
     ("GET", "/api/qr.svg"),
     ("GET", "/api/games"),
     ("GET", "/api/games/{game_id}"),
     ("GET", "/api/games/{game_id}/events"),
+    ("GET", "/api/games/{game_id}/rules"),  # the rules sheet: as public as the game
     ("GET", "/api/camera"),             # camera state, as the page shows it
     ("GET", "/api/scans/{key}.jpg"),    # an annotated scan, by its unguessable id
     ("GET", "/api/variants"),           # the rules' data the page reads
@@ -34,6 +36,10 @@ PUBLIC = {
     ("GET", "/openapi.json"),           # the API's shape: no secret in it
     ("GET", "/api/club/players"),       # the club's names for a new game (club mode off: none)
     ("GET", "/api/table"),              # the game the table plays now, for a phone to follow
+    ("GET", "/manifest.webmanifest"),   # to install the page: its name, icons, colours
+    ("GET", "/sw.js"),                  # the page's service worker (the shell offline)
+    ("GET", "/api/stats"),              # the players' statistics: as public as the games
+    ("GET", "/tv"),                     # the TV's read-only scoreboard page
 }
 PUBLIC_MOUNTS = {"/static"}
 
@@ -64,11 +70,12 @@ def test_every_route_is_guarded_unless_listed_public(client: TestClient) -> None
                 assert r.json()["detail"].startswith("admin token required")
             admin_routes += 1
     assert seen_public == PUBLIC  # a route made public by mistake shows up here
-    # the 7 game writes, scan, the camera snapshot, and 11 deck routes (confirm a scan,
+    # the 7 game writes, scan, the live count (camera, photo), the camera snapshot, and 11
+    # deck routes (confirm a scan,
     # adapt: start, progress, cancel; delete the learned examples; the learning switch;
     # enrol: the draft, discard it, a photo, its marked picture, save); the table's 5 (end,
     # delete, reopen, the dealer, the table's game)
-    assert admin_routes == 25
+    assert admin_routes == 27
 
 
 def test_admin_routes_with_the_token_get_past_the_guard(client: TestClient) -> None:
@@ -121,7 +128,7 @@ def test_the_openapi_document_is_public_and_lists_every_route(client: TestClient
     routes = {(method, route.path) for route in all_routes(client.app)
               if isinstance(route, APIRoute) and route.include_in_schema
               for method in route.methods or ()}
-    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 25  # all but the document
+    assert listed == routes and len(routes) == len(PUBLIC) - 1 + 27  # all but the document
     for method, path in listed:  # a guarded route says so: the bearer scheme and its 401
         op = doc["paths"][path][method.lower()]
         guarded = (method, path) not in PUBLIC

@@ -51,8 +51,10 @@ EXAMPLES = 25  # per operation and mode
 STREAM = ("GET", "/api/games/{game_id}/events")
 FUZZED = [
     ("GET", "/"), ("GET", "/api/health"), ("GET", "/api/session"), ("GET", "/api/qr.svg"),
+    ("GET", "/api/addresses"),
     ("GET", "/api/variants"), ("GET", "/api/games"), ("POST", "/api/games"),
-    ("GET", "/api/games/{game_id}"), ("POST", "/api/games/{game_id}/hands"),
+    ("GET", "/api/games/{game_id}"), ("GET", "/api/games/{game_id}/rules"),
+    ("POST", "/api/games/{game_id}/hands"),
     ("DELETE", "/api/games/{game_id}/hands/last"), ("PUT", "/api/games/{game_id}/hands/{n}"),
     ("POST", "/api/games/{game_id}/preview"), ("PUT", "/api/games/{game_id}/settings"),
     ("POST", "/api/games/{game_id}/rename"), ("POST", "/api/games/{game_id}/scan"),
@@ -69,17 +71,21 @@ FUZZED = [
     ("POST", "/api/games/{game_id}/end"), ("DELETE", "/api/games/{game_id}"),
     ("POST", "/api/games/{game_id}/reopen"), ("PUT", "/api/games/{game_id}/dealer"),
     ("GET", "/api/table"), ("PUT", "/api/table"),
+    ("GET", "/api/games/{game_id}/count"), ("POST", "/api/games/{game_id}/count"),
+    ("GET", "/api/stats"), ("GET", "/tv"), ("GET", "/sw.js"), ("GET", "/manifest.webmanifest"),
 ]
 # Routes with no invalid input to send: they take nothing, or only text in the path or the
 # query string, which is text whatever is sent (an empty `url` is pinned in test_api.py).
 NO_INVALID = {("GET", "/"), ("GET", "/api/health"), ("GET", "/api/session"),
+              ("GET", "/api/addresses"),
               ("GET", "/api/variants"), ("GET", "/api/games"), ("GET", "/api/camera"),
               ("GET", "/api/camera/snapshot"), ("GET", "/api/qr.svg"),
               ("GET", "/api/scans/{key}.jpg"), ("GET", "/api/decks"),
               ("GET", "/api/decks/adapt"), ("DELETE", "/api/decks/adapt"),
               ("DELETE", "/api/decks/{name}/learned"), ("GET", "/api/decks/{name}/enrol"),
               ("DELETE", "/api/decks/{name}/enrol"), ("POST", "/api/decks/{name}/enrol/save"),
-              ("GET", "/api/club/players"), ("GET", "/api/table")}
+              ("GET", "/api/club/players"), ("GET", "/api/table"), ("GET", "/api/stats"),
+              ("GET", "/tv"), ("GET", "/sw.js"), ("GET", "/manifest.webmanifest")}
 VALID, INVALID = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
 CASES = [pytest.param(m, p, VALID, id=f"{m} {p} valid") for m, p in FUZZED] + [
     pytest.param(m, p, INVALID, id=f"{m} {p} invalid") for m, p in FUZZED

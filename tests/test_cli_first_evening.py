@@ -25,19 +25,6 @@ from scorekeeper.web.reach import base_url
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A user of their own: a home, a runtime folder, no data folder set anywhere."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
-    for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "SCOREKEEPER_DATA_DIR", "SCOREKEEPER_CONFIG",
-                 "SCOREKEEPER_ADMIN_TOKEN", "INVOCATION_ID", "JOURNAL_STREAM"):
-        monkeypatch.delenv(name, raising=False)
-    return home
-
-
 @dataclass
 class Served:
     proc: subprocess.Popen[bytes]

@@ -27,9 +27,10 @@ GAME_WRITES = {("POST", "/api/games/{game_id}/hands"), ("PUT", "/api/games/{game
                ("PUT", "/api/games/{game_id}/settings"), ("POST", "/api/games/{game_id}/rename"),
                ("POST", "/api/games/{game_id}/end"), ("DELETE", "/api/games/{game_id}"),
                ("POST", "/api/games/{game_id}/reopen"), ("PUT", "/api/games/{game_id}/dealer")}
-# the game routes that write nothing: the preview, a scan's reading, a private knock check
+# the game routes that write nothing: the preview, a scan's reading, a private knock check,
+# the live count of a viewfinder's frame
 READS = {("POST", "/api/games/{game_id}/preview"), ("POST", "/api/games/{game_id}/scan"),
-         ("POST", "/api/games/{game_id}/knock-check")}
+         ("POST", "/api/games/{game_id}/knock-check"), ("POST", "/api/games/{game_id}/count")}
 
 
 @pytest.fixture

@@ -155,19 +155,6 @@ def test_addresses_say_https_when_tls_is_on(
             "https://192.168.1.20:8443/", "https://[fd00::5]:8443/"]
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
-    for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "SCOREKEEPER_DATA_DIR", "SCOREKEEPER_CONFIG",
-                 "SCOREKEEPER_ADMIN_TOKEN", "SCOREKEEPER_TLS_CERT", "SCOREKEEPER_TLS_KEY",
-                 "INVOCATION_ID", "JOURNAL_STREAM"):
-        monkeypatch.delenv(name, raising=False)
-    return home
-
-
 def _serve(log: Path, port: int, *args: str) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
         return subprocess.Popen([sys.executable, "-m", "scorekeeper", "serve", "--camera",

@@ -50,7 +50,11 @@ from scorekeeper.web.routes import (
     events,
     pages,
     scan,
+    shell,
+    stats,
+    tv,
 )
+from scorekeeper.web.routes import count as live_count
 from scorekeeper.web.routes import games as api
 from scorekeeper.web.routes import knock as knockcheck
 from scorekeeper.web.routes import table as table_routes
@@ -173,9 +177,11 @@ def create_app(settings: Settings | None = None, token: str | None = None) -> Fa
     app.state.parts = state
     errors.install(app)
     app.add_middleware(BodyLimit, default=MAX_BODY,
-                       limits={**scan.BODY_LIMITS, **knockcheck.BODY_LIMITS,
+                       limits={**scan.BODY_LIMITS, **live_count.BODY_LIMITS,
+                               **knockcheck.BODY_LIMITS,
                                **decks.BODY_LIMITS, **club_sync.BODY_LIMITS})
-    for area in (pages, api, table_routes, events, scan, knockcheck, decks):
+    for area in (pages, shell, api, table_routes, events, scan, live_count, knockcheck, decks,
+                 stats, tv):
         app.include_router(area.router)
     app.include_router(club_sync.router if settings.club_server else club_roster.router)
     if settings.club_server:

@@ -23,6 +23,7 @@ from scorekeeper.club.tables import ClubTable, Tables
 from scorekeeper.decks.adapting import Adapter
 from scorekeeper.decks.learn import ScanFrames
 from scorekeeper.scanning import ScanImages, ScanService, Vision
+from scorekeeper.scanning.counts import CameraCounts
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.http.auth import is_admin
@@ -89,6 +90,10 @@ async def get_knock_limit(request: Request) -> RateLimit:
 
 async def get_photos(request: Request) -> DecodeGate:
     return parts(request.app).photos
+
+
+async def get_counts(request: Request) -> CameraCounts:
+    return parts(request.app).counts
 
 
 async def get_forwarder(request: Request) -> Forwarder | None:
@@ -165,6 +170,7 @@ AdapterDep = Annotated[Adapter, Depends(get_adapter)]
 QrCodesDep = Annotated[QrCodes, Depends(get_qr_codes)]
 KnockLimitDep = Annotated[RateLimit, Depends(get_knock_limit)]
 PhotosDep = Annotated[DecodeGate, Depends(get_photos)]
+CountsDep = Annotated[CameraCounts, Depends(get_counts)]
 ForwarderDep = Annotated["Forwarder | None", Depends(get_forwarder)]
 RosterDep = Annotated["Roster | None", Depends(get_roster)]
 SpellingDep = Annotated[Spelling, Depends(get_spelling)]

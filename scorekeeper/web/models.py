@@ -387,6 +387,21 @@ class Session(BaseModel):
     admin: bool
 
 
+class Addresses(BaseModel):
+    """Where other phones can open this page: the server's addresses on its networks, as
+    URLs (none when it has no network); loopback never, as it leads other phones nowhere."""
+
+    urls: list[str]
+
+
+class UnreadCard(BaseModel):
+    """A card the photo shows but the reader could not read: where it lies (the photo's
+    pixels, x1 y1 x2 y2) and the detector's confidence that a card is there."""
+
+    box: list[float] = Field(min_length=4, max_length=4)
+    confidence: float
+
+
 class ScanAnswer(_Answer):
     """What a scan read: the cards, how they lie, and the annotated photo's address."""
 
@@ -407,6 +422,21 @@ class ScanAnswer(_Answer):
     sure_line: float | None = Field(None, description="the probability from which a card is "
                                     "shown sure (each card's `sure` says it; `confidence` is "
                                     "its calibrated chance of being right)")
+    unread: list[UnreadCard] = Field([], description="cards seen (their whole-card box) where "
+                                     "nothing was read or offered: the review asks for them")
+
+
+class CountAnswer(_Answer):
+    """The live count while aiming: the cards read in the frame now, the review would dash
+    `unsure` of them, and `unread` more were seen but not read."""
+
+    count: int
+    unsure: int
+    unread: int = 0
+    ms: int = Field(description="the read's own time (a shared camera count: its last read's)")
+    source: str = Field(description="camera: the table camera's latest frame; photo: the one sent")
+    fresh: bool = Field(description="read for this request; false: the camera's last count, "
+                        "shared by the phones aiming it (at most one read a second)")
 
 
 class LearnAnswer(_Answer):
@@ -516,9 +546,10 @@ class EnrolDiscarded(_Answer):
 class KnockAnswer(BaseModel):
     """The verdict for the asking phone: the rules' knock check and the cards it used.
 
-    Only a whole hand gets a verdict: a photo that reads fewer (or more) cards answers
-    `legal: null` with `count` and `missing`, the cards it read, the ones it may have seen
-    (`maybe`) and the photo with them marked, so the player retakes it or taps in the rest.
+    Only a whole hand gets a verdict: a photo that reads fewer (or more) cards, or sees a
+    card it cannot read (`unread`), answers `legal: null` with `count` and `missing`, the
+    cards it read, the ones it may have seen (`maybe`) and the photo with them marked, so
+    the player retakes it or taps in the rest.
     """
 
     player: str
@@ -539,6 +570,9 @@ class KnockAnswer(BaseModel):
                              "unsure to count: one tap adds each")
     image: str | None = Field(default=None, description="the photo with the cards read "
                               "marked, as a data: URL (sent to this phone only, not kept)")
+    unread: list[UnreadCard] = Field(default=[], description="cards the photo shows (their "
+                                     "whole-card box) where nothing was read: no verdict while "
+                                     "one is, however many cards were read")
 
 
 JPEG: dict[int | str, dict[str, Any]] = {200: {

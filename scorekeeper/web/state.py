@@ -8,7 +8,7 @@ part of this. A test swaps a part with `app.dependency_overrides`, or reads one 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from scorekeeper.camera import CameraSupervisor
@@ -21,6 +21,7 @@ from scorekeeper.club.tables import Tables
 from scorekeeper.decks.adapting import Adapter
 from scorekeeper.decks.learn import ScanFrames
 from scorekeeper.scanning import ScanImages, Vision
+from scorekeeper.scanning.counts import CameraCounts
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.http.decodes import DecodeGate
@@ -64,6 +65,8 @@ class AppState:
     roster: Roster | None = None  # a table in club mode: its copy of the club's players
     spelling: Spelling = as_typed  # how a new game's names are spelled (the club's way)
     club: ClubServer | None = None  # a club server's own parts
+    # the table camera's live count, shared by the phones aiming it
+    counts: CameraCounts = field(default_factory=CameraCounts)
 
 
 def parts(app: Starlette) -> AppState:

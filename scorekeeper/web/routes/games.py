@@ -36,6 +36,7 @@ from scorekeeper.web.models import (
     SettingsIn,
     refusals,
 )
+from scorekeeper.web.rulesheet import RulesSheet, sheet_of
 from scorekeeper.web.variants import Variants, variants
 
 
@@ -82,6 +83,15 @@ def get_game(game_id: int, store: StoreDep, response: Response) -> dict[str, Any
     view = store.get(game_id)
     response.headers["ETag"] = etag(view["seq"])
     return view
+
+
+@router.get("/api/games/{game_id}/rules", response_model=RulesSheet,
+            responses={**READ, **refusals(404)})
+@public
+def get_rules_sheet(game_id: int, store: StoreDep) -> RulesSheet:
+    """The game's rules explained for its settings, with its last hand (before any: an
+    example hand) taken apart card by card as the rules scored it. Public, as the game is."""
+    return sheet_of(store.get(game_id))
 
 
 @router.post("/api/games", status_code=201, response_model=GameView,

@@ -20,12 +20,14 @@ from scorekeeper.web.deps import (
     ClubOrNoneDep,
     ForwarderDep,
     QrCodesDep,
+    SettingsDep,
     StoreDep,
 )
 from scorekeeper.web.http.auth import GuardedRoute, public
 from scorekeeper.web.http.errors import ApiError
-from scorekeeper.web.models import HTML, SVG, Health, Session, refusals
+from scorekeeper.web.models import HTML, SVG, Addresses, Health, Session, refusals
 from scorekeeper.web.qr import QR_MAX_TEXT
+from scorekeeper.web.reach import phone_urls
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +120,16 @@ async def health(store: StoreDep, camera: CameraDep, forwarder: ForwarderDep,
 def session(admin: AdminDep) -> Session:
     """Whether this phone holds the admin token (the page then shows the admin's buttons)."""
     return Session(admin=admin)
+
+
+@router.get("/api/addresses", response_model=Addresses)
+@public
+async def addresses(settings: SettingsDep) -> Addresses:
+    """The addresses other phones can open this page at: the Share QR code offers them when
+    the page was opened as 127.0.0.1 or localhost. Public, as Share is: whoever can ask is
+    on the network already."""
+    return Addresses(urls=await run_in_threadpool(phone_urls, settings.host, settings.port,
+                                                  settings.tls))
 
 
 @router.get("/api/qr.svg", response_class=Svg, responses={**SVG, **refusals(414, 422)})

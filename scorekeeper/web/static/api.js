@@ -140,9 +140,15 @@ function scanForm(file, player) {
 
 export const api = {
   session: () => request('GET', '/api/session'),
+  /** Where other phones can open this page: {urls}, the server's network addresses. */
+  addresses: () => request('GET', '/api/addresses'),
   variants: () => request('GET', '/api/variants'),
   games: () => request('GET', '/api/games'),
+  /** The players' statistics across the table's finished games, per variant. */
+  stats: () => request('GET', '/api/stats'),
   game: (id) => request('GET', `/api/games/${enc(id)}`),
+  /** The game's rules explained, and its last hand (else an example) worked out. */
+  rulesSheet: (id) => request('GET', `/api/games/${enc(id)}/rules`),
   createGame: (body, key) => request('POST', '/api/games', body, writeHeaders({ key })),
   // Every write names the game's version it was made against ({seq}: a 412 if the game
   // moved on) and a POST its key ({key}: sent again, it is done once).
@@ -171,5 +177,8 @@ export const api = {
   cancelAdapt: () => request('DELETE', '/api/decks/adapt'),
   deleteLearned: (name) => request('DELETE', `/api/decks/${enc(name)}/learned`),
   camera: () => request('GET', '/api/camera'),
+  /** The live count while aiming: the table camera's latest frame, or a viewfinder frame. */
+  count: (id, frame) => request(frame ? 'POST' : 'GET', `/api/games/${enc(id)}/count`,
+    frame ? scanForm(frame) : undefined),
   snapshot: () => requestBlob('/api/camera/snapshot'),
 };

@@ -2,15 +2,21 @@
 // poll, the table camera's state). Each part of the page has its own module.
 import { absorbLocation, api } from './api.js';
 import { hasDraft } from './entry.js';
-import { canAskKnock, showEmpty } from './game-view.js';
+import { canAskKnock, renderAll, showEmpty } from './game-view.js';
 import {
-  checkRole, followNewest, loadGames, newestGameId, openGame, page, refreshGame, setUrlGame,
+  applyGame, checkRole, followNewest, loadGames, newestGameId, openGame, page, refreshGame,
+  setUrlGame, showRole,
 } from './games.js';
 import { startHand, undoLast } from './hand-actions.js';
 import { pickLanguage, savedLanguage, setLanguage, t, translateStatic } from './i18n.js';
+import { connect } from './live.js';
 import { openMayKnock } from './mayknock.js';
 import { openMenu } from './menu.js';
 import { openNewGame } from './newgame.js';
+import { readySound } from './nudge.js';
+import {
+  goOffline, keepRules, keptScoreboard, net, reached, startWorker, watchNetwork,
+} from './offline.js';
 import { copyShare, openShare } from './share.js';
 import { savedTheme, setTheme } from './theme.js';
 import { $ } from './util.js';
@@ -70,18 +76,52 @@ function schedulePoll() {
   }, idle ? 3000 : 15000);
 }
 
-/** The variants' rules from the server: the page keeps no copy of them. */
-async function loadVariants() {
+/**
+ * The variants' rules from the server. Until it answers, the phone's kept scoreboard (and
+ * the rules it was drawn by) is shown, if it has one for this page, under the Offline banner.
+ */
+async function loadVariants(wanted) {
   for (;;) {
     try {
-      setVariants(await api.variants());
+      const variants = await api.variants();
+      setVariants(variants);
+      keepRules(variants);
       return;
     } catch (e) {
-      showEmpty(t('load.rules', { error: e.message }));
+      if (!net.kept && !showKept(wanted)) showEmpty(t('load.rules', { error: e.message }));
       await new Promise((resolve) => { setTimeout(resolve, 2000); });
     }
   }
 }
+
+/** The last scoreboard this phone saw, shown while the server is out of reach. */
+function showKept(wanted) {
+  const kept = keptScoreboard(wanted);
+  if (!kept) return false;
+  setVariants(kept.variants);
+  page.admin = kept.admin;
+  showRole();
+  page.gameId = kept.game.id;
+  net.kept = true;
+  applyGame(kept.game, { force: true });
+  goOffline();
+  document.body.classList.add('ready');
+  // the hand this phone was entering: back to it, to go on with while the network is out
+  if (page.admin && !kept.game.game_over && hasDraft(kept.game)) startHand();
+  return true;
+}
+
+/** The network is back: the live stream again (one may have died unseen), the game and list. */
+async function catchUp() {
+  if (!started) return; // the start itself is still waiting for the server
+  if (page.gameId != null) connect(page.gameId);
+  if (!page.roleKnown) checkRole().then(renderAll);
+  await refreshGame();
+  if (await loadGames()) reached();
+  if (!page.pinned) followNewest();
+}
+
+let started = false;
 
 /** The page's words: the saved language, else the phone's. */
 function startLanguage() {
@@ -92,9 +132,12 @@ function startLanguage() {
 async function init() {
   startLanguage();
   setTheme(savedTheme());
+  startWorker();
   const wanted = absorbLocation();
   wire();
-  await loadVariants();
+  watchNetwork(catchUp);
+  readySound();
+  await loadVariants(wanted);
   await checkRole();
   await loadGames();
   if (wanted != null) {
@@ -108,7 +151,9 @@ async function init() {
   }
   // A hand this phone was entering when the page went away: back to it, cards and all.
   const g = page.game;
-  if (page.admin && g && !g.game_over && hasDraft(g)) startHand();
+  if (page.admin && g && !g.game_over && hasDraft(g) && !$('#entry').open) startHand();
+  started = true;
+  if (net.kept) reached(); // the kept scoreboard has caught up
   document.body.classList.add('ready');
 }
 
