@@ -351,3 +351,73 @@ def test_sure_errors_picks_the_scenes_with_a_confident_wrong_card(tmp_path: Path
         SceneReads("b", [ReadCard("first", 0.5, False), ReadCard("first", 0.99, True)]),
         SceneReads("c", [ReadCard("first", 0.8, False)])])
     assert confident_scenes(tmp_path / "r.json", 0.8) == {"a": 2, "c": 1}
+
+
+def _paths(counts: dict[str, tuple[int, int]]) -> tuple[list[float], list[bool], list[str]]:
+    """Per path (cards, wrong at the very top): cards at 0.9–1.0, the surest `wrong` wrong."""
+    prob: list[float] = []
+    right: list[bool] = []
+    groups: list[str] = []
+    for path, (n, wrong) in counts.items():
+        prob += np.linspace(0.9, 1.0, n).tolist()
+        right += [k < n - wrong for k in range(n)]
+        groups += [path] * n
+    return prob, right, groups
+
+
+@pytest.mark.parametrize(("counts", "certified"), [
+    # many clean cards: a line; too few for even no error to meet 0.5 % at δ/2: never sure
+    ({"first": (3000, 0), "gap": (300, 0)}, {"first"}),
+    # enough cards, but wrong at the top: never sure, whatever lies below
+    ({"first": (3000, 0), "rescaled": (3000, 3)}, {"first"}),
+    # the Bonferroni split: 780 clean cards meet the bound at 5 %/2 (736 needed)…
+    ({"first": (3000, 0), "second": (780, 0)}, {"first", "second"}),
+    # …but not at 5 %/3 (817 needed), once a third path has cards
+    ({"first": (3000, 0), "second": (780, 0), "named": (3000, 0)}, {"first", "named"}),
+])
+def test_by_path_a_path_that_certifies_no_line_is_never_sure(
+        counts: dict[str, tuple[int, int]], certified: set[str]) -> None:
+    prob, right, groups = _paths(counts)
+    lines = fit_lines(prob, right, groups, strict=True)
+    assert set(lines) == set(counts)  # every path with cards is named: none left to a pool
+    assert {g for g, (v, _) in lines.items() if v <= 1.0} == certified
+    share = 0.05 / len(counts)
+    for g, (line, used) in lines.items():
+        assert used == RISK  # never a relaxed risk
+        above = [r for p, r, x in zip(prob, right, groups, strict=True) if x == g and p >= line]
+        if g in certified:
+            assert clopper_pearson_upper(sum(not r for r in above), len(above), share) <= RISK
+        else:
+            assert not above
+
+
+@pytest.mark.parametrize(("counts", "legend"), [
+    ({"first": (4000, 0), "second": (3000, 0), "gap": (40, 0)}, "first"),
+    ({"first": (4000, 0), "named": (6000, 0), "rescaled": (2000, 2)}, "named"),
+])
+def test_fit_by_path_holds_the_union_and_names_the_commonest_line(
+        counts: dict[str, tuple[int, int]], legend: str) -> None:
+    """Scenes of one card each, errors spread through each path's lower cards: on the
+    calibration half the union of the paths' sure cards keeps wrong ≤ 0.5 %."""
+    scenes = []
+    for path, (n, wrong_top) in counts.items():
+        for k, raw in enumerate(np.linspace(0.9, 1.0, n)):
+            right = k < n - wrong_top and not (k < n // 2 and k % 50 == 7)  # 2 % low down
+            scenes.append(SceneReads(f"{path}{k}", [ReadCard(path, float(raw), right)]))
+    kept = CalibrationSpec(paths={"first": {"x": [0.0, 1.0], "y": [0.0, 1.0]}},  # type: ignore[dict-item]
+                           fitted_on="maps")
+    spec = fit(scenes, "val", keep_maps=kept, groups="path")
+    assert spec.groups == "path" and set(spec.lines) == set(counts)
+    assert spec.sure == spec.lines[legend] and f"is {legend}'s" in spec.sure_rule
+    assert f"5%/{len(counts)}" in spec.sure_rule
+    cal = Calibration(spec)
+    held = [c for s in scenes if half_of(s.name) == 1 for c in s.cards]
+    sure = [c.right for c in held
+            if cal.is_sure(cal.probability(c.path, c.raw), cal.group_of(c.path, "single"))]
+    assert sure and sum(not r for r in sure) / len(sure) <= RISK
+    # a path too small or wrong at its top shows nothing sure, on either half
+    for path, (n, wrong_top) in counts.items():
+        if n < 736 or wrong_top:
+            assert spec.lines[path] > 1.0
+            assert not any(cal.is_sure(cal.probability(path, c.raw), path)
+                           for c in held if c.path == path)

@@ -187,3 +187,36 @@ def test_each_evidence_group_is_sure_from_its_own_line(
 def test_an_unknown_group_or_a_line_out_of_range_is_refused(lines: dict[str, float]) -> None:
     with pytest.raises(ValidationError):
         CalibrationSpec.model_validate({**SPEC, "lines": lines})
+
+
+@pytest.mark.parametrize(("section", "card", "sure"), [
+    # no `groups`: as before, by evidence; a look's own name has no line, the pooled 0.95
+    ({}, _card(conf=0.95, path="gap"), True),
+    ({"lines": {"single": 0.995}}, _card(conf=0.95, path="first"), False),
+    # by path: each look from its own line
+    ({"groups": "path", "lines": {"first": 0.9}}, _card(conf=0.95, path="first"), True),
+    ({"groups": "path", "lines": {"first": 0.995}}, _card(conf=0.95, path="first"), False),
+    # …and a look without one is never sure, however high (nothing bounds it)
+    ({"groups": "path", "lines": {"first": 0.9}}, _card(conf=0.99, path="gap"), False),
+    ({"groups": "path", "lines": {"gap": 1.01}}, _card(conf=0.99, path="gap"), False),
+    # two corners that agree change nothing by path
+    ({"groups": "path", "lines": {"first": 0.995}}, _two_corners("7H", "7H", 0.95), False),
+])
+def test_lines_group_by_evidence_unless_the_manifest_says_path(
+        section: dict[str, object], card: PhysicalCard, sure: bool) -> None:
+    spec = CalibrationSpec.model_validate({**SPEC, **section})
+    assert spec.groups == section.get("groups", "evidence")
+    cal = Calibration(spec)
+    assert cal.card(card).sure is sure
+    assert cal.card(card, offer=True).sure is False
+
+
+@pytest.mark.parametrize("section", [
+    {"groups": "path", "lines": {"pair": 0.9}},  # an evidence group under paths
+    {"groups": "path", "lines": {"offer": 0.9}},  # an offer is never sure: no line
+    {"lines": {"first": 0.9}},  # a path under the default, evidence
+    {"groups": "corner", "lines": {}},  # an unknown grouping
+])
+def test_a_line_for_a_group_of_another_grouping_is_refused(section: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        CalibrationSpec.model_validate({**SPEC, **section})

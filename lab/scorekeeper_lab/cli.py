@@ -58,7 +58,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
                      fans=args.fans or [], labelled=args.labelled, skip=args.skip or [],
                      real=args.real, runtime=args.runtime, out=sys.stdout, err=sys.stderr,
                      cache=args.cache, score_out=args.score_out, more=args.reads or [],
-                     keep_maps=args.keep_maps)
+                     keep_maps=args.keep_maps, groups=args.groups)
 
 
 def _event_line(event: dict[str, Any]) -> None:
@@ -151,6 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--keep-maps", action="store_true",
                      help="keep --models' maps; choose only the lines (on the calibration "
                           "half, as the maps were split from it)")
+    cal.add_argument("--groups", choices=["evidence", "path"], default="evidence",
+                     help="lines of their own by evidence (two corners, or one; a group "
+                          "too small keeps the pooled line) or by reading path (each "
+                          "certified at 0.5 %% or never sure)")
     cal.set_defaults(func=_cmd_calibrate)
 
     adapt = sub.add_parser("deck-adapt", help=ADAPT_HELP)

@@ -8,11 +8,14 @@ validation scenes of the training designs only) and writes a monotone map per lo
 knots into the manifest (`calibration`); the review shows the mapped figure and marks a
 card sure at the line the lab chose so that sure cards are seldom wrong.
 
-A card's evidence may carry a line of its own (`lines`, by `evidence`): a card whose two
-corners were read and name it is misread otherwise than one read from a single corner, so
-the lab certifies each group's line on that group's cards (`calibration.fit_lines`); a
-group it saw too few cards of keeps the one line (`sure`, the line the review's legend
-names).
+A group of cards may carry a line of its own (`lines`), grouped as `groups` says: by
+`evidence` (the default: a card whose two corners were read and name it is misread
+otherwise than one read from a single corner), or by `path`, the look that read it (looks
+whose maps are poor, `gap` and `rescaled`, must not ride on the first look's line). The lab
+certifies each group's line on that group's cards (`calibration.fit_lines`). By evidence,
+a group it saw too few cards of keeps the one line (`sure`, the line the review's legend
+names); by path, a look with no certified line is never sure, and `sure` is the line of the
+look the lab saw most cards of.
 
 Without a `calibration` section the shown figure is the raw one and the line 0.8: what the
 reader showed before it had one.
@@ -21,6 +24,7 @@ reader showed before it had one.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -36,6 +40,10 @@ FALLBACK_PATH = "first"  # a look the lab saw too few cards of is mapped as the 
 NEVER_SURE = 1.01  # a line above any probability: where no line met the lab's bound
 # what a card rests on (`evidence`): two or more corners all naming it, or less
 EVIDENCE = ("pair", "single")
+# how `lines` group cards (`CalibrationSpec.groups`), and the groups of each; an offer is
+# never sure, so no path grouping names it
+GROUPINGS: dict[str, tuple[str, ...]] = {
+    "evidence": EVIDENCE, "path": tuple(p for p in PATHS if p != "offer")}
 
 
 def evidence(card: PhysicalCard) -> str:
@@ -77,16 +85,20 @@ class CalibrationSpec(BaseModel):
 
     paths: dict[str, PathMap] = Field(default_factory=dict)
     sure: float = Field(default=DEFAULT_SURE, ge=0.0, le=NEVER_SURE)
-    # an evidence group's own line (`EVIDENCE`); a group not named here is sure from `sure`
+    # what `lines` are keyed by (`GROUPINGS`); "evidence" where a manifest says nothing
+    groups: Literal["evidence", "path"] = "evidence"
+    # a group's own line; a group not named here is sure from `sure` (by evidence) or
+    # never (by path: its look certified no line)
     lines: dict[str, float] = Field(default_factory=dict)
     fitted_on: str = ""  # the validation sets, as a record
     sure_rule: str = ""  # how the line was chosen, as a record
 
     @model_validator(mode="after")
     def _known_groups(self) -> CalibrationSpec:
-        unknown = set(self.lines) - set(EVIDENCE)
+        known = GROUPINGS[self.groups]
+        unknown = set(self.lines) - set(known)
         if unknown:
-            raise ValueError(f"unknown evidence group(s) {sorted(unknown)}: not in {EVIDENCE}")
+            raise ValueError(f"unknown {self.groups} group(s) {sorted(unknown)}: not in {known}")
         if any(not 0.0 <= v <= NEVER_SURE for v in self.lines.values()):
             raise ValueError(f"a line must lie in [0, {NEVER_SURE}]")
         return self
@@ -106,9 +118,15 @@ class Calibration:
         fit = paths.get(path) or paths.get(FALLBACK_PATH)
         return round(fit(raw), 4) if fit is not None else raw
 
+    def group_of(self, path: str, evidence: str) -> str:
+        """The group whose line a card of look `path` and evidence `evidence` is held to."""
+        return path if self.spec.groups == "path" else evidence
+
     def line_of(self, group: str) -> float:
-        """The line cards of evidence `group` are sure from."""
-        return self.spec.lines.get(group, self.line)
+        """The line cards of `group` are sure from: by path, a look with no certified line
+        of its own is never sure (nothing bounds its wrong rate)."""
+        left = NEVER_SURE if self.spec.groups == "path" else self.line
+        return self.spec.lines.get(group, left)
 
     def is_sure(self, probability: float, group: str = "single") -> bool:
         return probability >= self.line_of(group)
@@ -117,5 +135,5 @@ class Calibration:
         """`card` with its probability and sure set; an offer ("maybe") is never sure."""
         path = "offer" if offer else card.path
         p = self.probability(path, card.confidence)
-        sure = not offer and self.is_sure(p, evidence(card))
+        sure = not offer and self.is_sure(p, self.group_of(card.path, evidence(card)))
         return replace(card, path=path, probability=p, sure=sure)

@@ -7,7 +7,8 @@ there. `cache`: a file the reads are kept in (`reliability.dump_reads`), read fr
 of the sets where it exists: refitting then costs no reading. `score_out`: also fit the
 sure score (`sure_score`, `calibration.fit_halves`) and write it there, with its figures.
 `more`: reads other runs kept, fitted on too. `keep_maps`: the model folder's maps kept,
-only the lines chosen (`calibration.fit`).
+only the lines chosen (`calibration.fit`). `groups`: what cards get lines of their own by
+("evidence", or "path": a strict line per reading path, `calibration.fit`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def calibrate(models: Path, out_dir: Path, val: list[Path], fans: list[Path],
               labelled: Path | None, skip: list[Path], real: Path | None, runtime: str | None,
               out: Any, err: Any, cache: Path | None = None,
               score_out: Path | None = None, more: list[Path] | None = None,
-              keep_maps: bool = False) -> int:
+              keep_maps: bool = False, groups: str = "evidence") -> int:
     from scorekeeper.vision.confidence import Calibration
     from scorekeeper_lab.evaluation.evaluate import (
         eval_labelled,
@@ -75,7 +76,7 @@ def calibrate(models: Path, out_dir: Path, val: list[Path], fans: list[Path],
             dump_reads(cache, reads)
     for f in more or []:
         reads += load_reads(f)
-    spec = fit(reads, "; ".join(names), keep_maps=kept)
+    spec = fit(reads, "; ".join(names), keep_maps=kept, groups=groups)
     path = write_calibration(out_dir, spec)
     out.write(f"{len(reads)} validation scenes, {sum(len(s.cards) for s in reads)} read "
               f"cards; looks fitted: {', '.join(spec.paths) or 'none'}; sure line "

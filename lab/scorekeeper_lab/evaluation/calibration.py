@@ -24,6 +24,11 @@ apart:
   them the wrong rate among all sure cards (`fit_lines`). A group with too few cards for even
   no error to meet its bound gets no line of its own: it keeps the pooled one; a group that
   meets only a relaxed risk never goes below the pooled line (`group_lines`).
+- `groups="path"`: the groups are the reading paths instead (offers never sure), and the
+  rule is strict: each path with cards gets its share of the 5 % and a line at 0.5 % or
+  none, never a relaxed one; a path that certifies none (too few cards, or errors at the
+  top) is never sure. The union of the paths' sure cards then holds the 0.5 % with 95 %
+  confidence; `sure`, the line the legend names, is the line of the path with most cards.
 
 `keep_maps`: the model's maps are kept and only the lines are chosen, on the calibration
 half as ever (the same validation sets, rendered into folders of the same names, split as
@@ -263,20 +268,25 @@ def half_of(name: str) -> int:
 
 
 def fit_lines(prob: Sequence[float], right: Sequence[bool], groups: Sequence[str],
-              risk: float = RISK, delta: float = DELTA) -> dict[str, tuple[float, float]]:
-    """Each evidence group's own line and the risk it was met at (`risk`, else the first of
+              risk: float = RISK, delta: float = DELTA, strict: bool = False
+              ) -> dict[str, tuple[float, float]]:
+    """Each group's own line and the risk it was met at (`risk`, else the first of
     `RELAXED` met, as for the pooled line; `NEVER_SURE` where none is), each bound at
-    `delta` shared evenly among the groups seen, so all hold together and with them the
-    rate among every sure card. A group too small for even no error to meet its bound at
-    `risk` gets none: it keeps the pooled line."""
+    `delta` shared evenly among the groups seen (Bonferroni), so all hold together and with
+    them the rate among every sure card. A group too small for even no error to meet its
+    bound at `risk` gets none: it keeps the pooled line. `strict`: no relaxed risk, and a
+    group that certifies no line at `risk` (too small, or wrong at the top) gets
+    `NEVER_SURE`, so that nothing unbounded is let through."""
     names = sorted(set(groups))
     share = delta / max(1, len(names))
     out: dict[str, tuple[float, float]] = {}
     for g in names:
         pick = [k for k, x in enumerate(groups) if x == g]
-        if clopper_pearson_upper(0, len(pick), share) > risk:
-            continue  # too few cards to certify any line of this group's own
-        out[g] = relaxed_line([prob[k] for k in pick], [right[k] for k in pick], risk, share)
+        values, truth = [prob[k] for k in pick], [right[k] for k in pick]
+        if strict:
+            out[g] = (sure_line(values, truth, risk, share), risk)
+        elif clopper_pearson_upper(0, len(pick), share) <= risk:  # else too few to certify
+            out[g] = relaxed_line(values, truth, risk, share)
     return out
 
 
@@ -291,12 +301,30 @@ def lines_rule(lines: dict[str, tuple[float, float]], risk: float = RISK) -> str
             "risk is never below it")
 
 
+def path_rule(lines: dict[str, tuple[float, float]], legend: str, scenes: str,
+              risk: float = RISK) -> str:
+    """The rule of lines by reading path (`fit(groups="path")`), as the manifest records it."""
+    k = len(lines)
+    return (f"by reading path: each path's lowest line, tested from the top down, whose "
+            f"one-sided Clopper–Pearson upper bound at {DELTA:.0%}/{k} (Bonferroni over the "
+            f"{k} paths with cards) on the wrong rate among its cards at or above it is "
+            f"≤ {risk:.1%}, on the calibration half of {scenes}; a path that certifies none "
+            f"(too few cards, or errors at the top) and a path not named are never sure, "
+            f"offers never; so the union of the sure cards holds ≤ {risk:.1%} at "
+            f"{1 - DELTA:.0%}: " + ", ".join(
+                f"{g} {v:.4f}" if v < NEVER_SURE else f"{g} never"
+                for g, (v, _) in sorted(lines.items()))
+            + f"; `sure` (the legend's line) is {legend}'s, the path with most cards")
+
+
 def fit(scenes: Sequence[SceneReads], fitted_on: str, risk: float = RISK,
-        keep_maps: CalibrationSpec | None = None) -> CalibrationSpec:
+        keep_maps: CalibrationSpec | None = None, groups: str = "evidence"
+        ) -> CalibrationSpec:
     """The calibration of `scenes`: maps fitted on one half, the pooled line chosen on the
     other at `risk`, else at the first of `RELAXED` above it that some line meets, and a
     line per evidence group at `risk` where one is certified (`fit_lines`). `keep_maps`:
-    those maps kept, only the lines chosen (on the calibration half all the same)."""
+    those maps kept, only the lines chosen (on the calibration half all the same).
+    `groups="path"`: a strict line per reading path instead, and no pooled one."""
     from scorekeeper.vision.confidence import Calibration
 
     held = [c for s in scenes if half_of(s.name) == 1 for c in s.cards]
@@ -312,6 +340,14 @@ def fit(scenes: Sequence[SceneReads], fitted_on: str, risk: float = RISK,
     mapped = Calibration(spec)
     prob = [mapped.probability(c.path, c.raw) for c in held]
     right = [c.right for c in held]
+    if groups == "path":
+        by_path = [c.path for c in held]
+        lines = fit_lines(prob, right, by_path, risk, strict=True)
+        legend = max(sorted(lines), key=by_path.count) if lines else FALLBACK_PATH
+        line = lines[legend][0] if lines else NEVER_SURE
+        return spec.model_copy(update={
+            "sure": line, "groups": "path", "lines": {g: v for g, (v, _) in lines.items()},
+            "sure_rule": path_rule(lines, legend, chosen_on, risk)})
     line, used = relaxed_line(prob, right, risk)
     lines = fit_lines(prob, right, [evidence_of(c.weighed()) for c in held], risk)
     return spec.model_copy(update={"sure": line, "lines": group_lines(lines, line, risk),

@@ -95,7 +95,8 @@ def shown(calibration: Calibration | Scored, s: Signals) -> tuple[float, bool]:
     if isinstance(calibration, Scored):
         return calibration.shown(s)
     p = calibration.probability(s.path, s.raw)
-    return p, s.path != "offer" and calibration.is_sure(p, evidence_of(s))
+    return p, s.path != "offer" and calibration.is_sure(
+        p, calibration.group_of(s.path, evidence_of(s)))
 
 
 def ece(prob: np.ndarray, right: np.ndarray, bins: int = ECE_BINS) -> float:
