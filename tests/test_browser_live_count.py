@@ -60,7 +60,9 @@ def _admin(browser: Any, srv: Server) -> Phone:
 
 
 def test_the_aim_view_counts_the_replay_cameras_cards(tmp_path: Path, browser: Any) -> None:
-    sample = SAMPLES / "sample-5-table-chicago.jpg"
+    # five cards: never a whole Chicago hand, so the view is not closed by a scan taken by
+    # itself (which a whole, sure read would do; the next test covers that)
+    sample = SAMPLES / "sample-3-no-mat.jpg"
     with running(tmp_path / "data", "--camera", f"replay:{sample}") as srv:
         srv.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})
         admin = _admin(browser, srv)
