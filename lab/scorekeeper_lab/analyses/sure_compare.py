@@ -34,11 +34,12 @@ from scorekeeper_lab.evaluation.sure_score import Scored, SureScore
 def _read_set(kind: str, where: Path, real: Path | None, models: Path, cache: Path
               ) -> list[SceneReads]:
     from scorekeeper_lab.evaluation.evaluate import eval_labelled, eval_synthetic, open_reader
-    from scorekeeper_lab.evaluation.fan_eval import eval_fans
+    from scorekeeper_lab.evaluation.fan_eval import eval_fans, with_hands
 
     kept = cache / f"{kind}-{where.stem}.json"
     if kept.exists():
-        return load_reads(kept)
+        # reads kept before they recorded a hand's size get it from the labels
+        return with_hands(load_reads(kept), where) if kind == "fans" else load_reads(kept)
     reader = open_reader(None, models, sys.stdout, sys.stderr)
     assert reader is not None, f"{models}: no reader"
     reads: list[SceneReads] = []

@@ -153,8 +153,18 @@ def _score(reader: Any, spy: DetectionTrace, root: Path, meta: Path,
         reads.append(SceneReads(f"{root.name}/{meta.stem}", cards,
                                 offer_reads(getattr(result, "maybe", []), wanted), fixes,
                                 mark_places(getattr(result, "unread", []),
-                                            card_bodies(objects, fix))))
+                                            card_bodies(objects, fix)), len(truth)))
     return len(matched.strays), fixes == 0
+
+
+def with_hands(scenes: list[SceneReads], root: Path) -> list[SceneReads]:
+    """`scenes`, read from `root` and kept before reads recorded a hand's size, each given
+    its hand (every labelled card, as `eval_fans` counts it): no reading again."""
+    for s in scenes:
+        if s.hand is None:
+            stem = s.name.rpartition("/")[2]
+            s.hand = len(fan_truth(read_labels(root / "cards" / f"{stem}.json")))
+    return scenes
 
 
 def _count_offers(result: Any, truth: dict[int, dict[str, Any]], ids: list[int],

@@ -46,14 +46,17 @@ class ReadCard:
 @dataclass
 class SceneReads:
     """One scene's read cards and offers, how many corrections it needs (missed, wrong and
-    false cards), and where each "a card here I cannot read" mark lands
-    (`unread_marks.MARK_PLACES`)."""
+    false cards), where each "a card here I cannot read" mark lands
+    (`unread_marks.MARK_PLACES`), and `hand`: its labelled cards where the scene holds whole
+    hands (a fan scene: one or two, counted together), the size a game knows; None where a
+    photo need not be a hand."""
 
     name: str
     cards: list[ReadCard]
     offers: list[ReadCard] = field(default_factory=list)
     errors: int = 0
     unread: list[str] = field(default_factory=list)
+    hand: int | None = None
 
 
 def read_card(card: PhysicalCard, right: bool, margins: dict[int, float] | None = None
@@ -86,8 +89,17 @@ def load_reads(path: Path) -> list[SceneReads]:
                         Signals(**sig) if sig is not None else None)
 
     return [SceneReads(s["name"], [card(c) for c in s["cards"]],
-                       [card(c) for c in s["offers"]], s["errors"], s.get("unread", []))
+                       [card(c) for c in s["offers"]], s["errors"], s.get("unread", []),
+                       s.get("hand"))
             for s in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def count_warns(read: int, hand: int | None) -> bool:
+    """Whether the review's count warning ("n cards missing", too many) shows: the hand's
+    size is known and the cards read differ from it. Offers are not read cards. A wrong card
+    keeps the count, and so does a missed card beside a false one: the count cannot show
+    those."""
+    return hand is not None and read != hand
 
 
 def shown(calibration: Calibration | Scored, s: Signals) -> tuple[float, bool]:
@@ -132,6 +144,13 @@ class Figures:
     marks: dict[str, int] = field(default_factory=dict)
     shown_by_mark: int = 0
     quiet_but_mark: int = 0
+    # the scenes whose hand's size is known (`SceneReads.hand`), with the count warning too
+    hands: int = 0
+    hands_with_error: int = 0
+    silent_counted: int = 0  # an error, and nothing shown, the count warning included
+    shown_by_count: int = 0  # an error only the count warning shows
+    quiet_counted: int = 0  # no error, and nothing shown, the count warning included
+    quiet_but_count: int = 0  # no error, and only the count warning shows
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}
@@ -161,6 +180,7 @@ def measure(scenes: Sequence[SceneReads], calibration: Calibration | Scored) -> 
         for chunk in np.array_split(order, min(ECE_BINS, len(prob))):
             rel.append((float(prob[chunk].mean()), float(right[chunk].mean()), len(chunk)))
     silent = with_error = quiet = by_mark = but_mark = 0
+    counted = Counter[str]()
     for s in scenes:
         unmarked = all(shown(calibration, c.weighed())[1] for c in s.cards) and not s.offers
         nothing = unmarked and not s.unread
@@ -171,11 +191,20 @@ def measure(scenes: Sequence[SceneReads], calibration: Calibration | Scored) -> 
         else:
             quiet += nothing
             but_mark += unmarked and not nothing
+        if s.hand is not None:
+            warns = count_warns(len(s.cards), s.hand)
+            kind = "error" if s.errors else "clean"
+            counted["hands"] += 1
+            counted[f"{kind} seen"] += 1
+            counted[f"{kind} nothing"] += nothing and not warns
+            counted[f"{kind} count alone"] += nothing and warns
     marks = Counter(place for s in scenes for place in s.unread)
     return Figures(len(cards), ece(prob, right), by_path, line, int(sure.sum()),
                    int((sure & ~right).sum()), int(right.sum()), int((sure & right).sum()),
                    len(scenes), with_error, silent, quiet, curve, rel, dict(marks), by_mark,
-                   but_mark)
+                   but_mark, counted["hands"], counted["error seen"], counted["error nothing"],
+                   counted["error count alone"], counted["clean nothing"],
+                   counted["clean count alone"])
 
 
 def format_figures(name: str, f: Figures) -> str:
@@ -195,6 +224,7 @@ def format_figures(name: str, f: Figures) -> str:
              f"  scenes with no error and nothing to check (every card sure, no offer, no "
              f"unread mark): {f.quiet}/{f.scenes - f.with_error} ({f.quiet_but_mark} more "
              f"show an unread mark alone)",
+             *_counted_lines(f),
              "  unread marks (\"a card here I cannot read\"): " + ", ".join(
                  f"{f.marks.get(p, 0)} {label}" for p, label in (
                      ("missed", "on a card to fix"), ("read", "on a card read right"),
@@ -202,6 +232,24 @@ def format_figures(name: str, f: Figures) -> str:
              "  reliability (per bin: mean shown → share right, cards): " + ", ".join(
                  f"{p:.2f}→{r:.2f} ({n})" for p, r, n in f.reliability)]
     return "\n".join(lines)
+
+
+def _counted_lines(f: Figures) -> list[str]:
+    """The two lines above again where the hand's size is known (fan scenes: whole hands):
+    the review's count warning shows a missed or extra card that nothing else does. The
+    lines above leave the count out, as for a photo that need not be a hand."""
+    if not f.hands:
+        return []
+    clean = f.hands - f.hands_with_error
+    head = (f"  with the hand's size known ({f.hands} scenes of one or two whole hands, "
+            f"counted together; the two lines above leave out the review's count warning, "
+            f"\"n cards missing\" or too many): scenes")
+    return [f"{head} with a silent error (as above, and as many cards read as the hand "
+            f"holds): {f.silent_counted}/{f.hands} (of {f.hands_with_error} with an error; "
+            f"{f.shown_by_count} shown by the count alone)",
+            f"{head} with no error and nothing to check (as above, and the count right): "
+            f"{f.quiet_counted}/{clean} ({f.quiet_but_count} more show the count warning "
+            f"alone)"]
 
 
 def format_reliability(f: Figures) -> str:
