@@ -218,7 +218,9 @@ def test_a_phone_that_shares_files_gets_its_share_sheet(server: Server, browser:
         shot(phone, "share-sheet-320-200.png")
 
         phone.tid("sheet-image").click()
-        expect(phone.tid("sheet-status")).to_have_text(f"Shared: scorekeeper-chicago-{gid}.png")
+        # drawn in about 1.4 s here; a loaded machine (or a first font lookup) takes longer
+        expect(phone.tid("sheet-status")).to_have_text(f"Shared: scorekeeper-chicago-{gid}.png",
+                                                         timeout=20_000)
         pic = phone.page.evaluate(PICTURE)
         assert (pic["name"], pic["type"]) == (f"scorekeeper-chicago-{gid}.png", "image/png")
         assert (pic["width"], pic["height"]) == sheet_pixels(2, 2)
