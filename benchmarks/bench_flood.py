@@ -39,8 +39,8 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import httpx
@@ -256,6 +256,24 @@ def bomb(server: ServerProcess) -> None:
     print(f"  server {memory_mib(server.pid)}")
 
 
+@contextmanager
+def flood_target(connections: int, file_limit: int) -> Iterator[ServerProcess]:
+    """A model-less server with one game, `file_limit` files open at most, in a temporary
+    folder; this process may open `connections` sockets and more."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, connections + 1000), hard))
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["SCOREKEEPER_MODEL_DIR"] = str(Path(tmp) / "no-models")
+        server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN, file_limit=file_limit)
+        try:
+            with httpx.Client(base_url=server.url, timeout=5) as client:
+                client.post("/api/games", json={"variant": "chicago", "players": ["A", "B"]},
+                            headers=ADMIN).raise_for_status()
+            yield server
+        finally:
+            server.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=1100)
@@ -268,30 +286,19 @@ def main() -> None:
                         help="the floods kept up, each for --seconds")
     parser.add_argument("--trickle-s", type=float, default=15.0)
     args = parser.parse_args()
-    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.connections + 1000), hard))
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["SCOREKEEPER_MODEL_DIR"] = str(Path(tmp) / "no-models")
-        server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN,
-                              file_limit=args.file_limit)
-        try:
-            with httpx.Client(base_url=server.url, timeout=5) as client:
-                client.post("/api/games", json={"variant": "chicago", "players": ["A", "B"]},
-                            headers=ADMIN).raise_for_status()
-            print(f"idle: {probe(server.url, 3)}")
-            print(f"  server {memory_mib(server.pid)}")
-            # before the request-head deadline (10 s) closes them all
-            flood(server, args.connections, args.addresses, min(args.seconds, 8), refill=False)
-            time.sleep(12)  # the held sockets are gone (closed above, or by the deadline)
-            for shape in args.shapes.split(","):
-                flood(server, args.connections, args.addresses, args.seconds, refill=True,
-                      shape=shape, trickle_s=args.trickle_s)
-                time.sleep(2)  # the flood's sockets closed, its requests ended
-            if args.qr_clients:
-                qr_load(server, args.qr_clients, args.qr_seconds)
-            bomb(server)
-        finally:
-            server.stop()
+    with flood_target(args.connections, args.file_limit) as server:
+        print(f"idle: {probe(server.url, 3)}")
+        print(f"  server {memory_mib(server.pid)}")
+        # before the request-head deadline (10 s) closes them all
+        flood(server, args.connections, args.addresses, min(args.seconds, 8), refill=False)
+        time.sleep(12)  # the held sockets are gone (closed above, or by the deadline)
+        for shape in args.shapes.split(","):
+            flood(server, args.connections, args.addresses, args.seconds, refill=True,
+                  shape=shape, trickle_s=args.trickle_s)
+            time.sleep(2)  # the flood's sockets closed, its requests ended
+        if args.qr_clients:
+            qr_load(server, args.qr_clients, args.qr_seconds)
+        bomb(server)
 
 
 if __name__ == "__main__":

@@ -28,22 +28,18 @@ from __future__ import annotations
 
 import argparse
 import errno
-import os
 import re
-import resource
 import selectors
 import shutil
 import socket
 import subprocess
-import tempfile
 import threading
 import time
 from contextlib import suppress
 from pathlib import Path
 
-import httpx
-from bench_flood import ADMIN, SHAPES, TOKEN, probe
-from spawn import ServerProcess, start_server
+from bench_flood import SHAPES, flood_target, probe
+from spawn import ServerProcess
 
 RULES = Path(__file__).resolve().parent.parent / "deploy/scorekeeper.nft"
 TABLE = "inet scorekeeper"
@@ -194,16 +190,8 @@ def main() -> None:
     if any(mode.startswith("nft") for mode in modes) and (why := can_load_rules()):
         print(f"nft modes left out: {why}")
         modes = [mode for mode in modes if not mode.startswith("nft")]
-    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.connections + 1000), hard))
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["SCOREKEEPER_MODEL_DIR"] = str(Path(tmp) / "no-models")
-        server = start_server(Path(tmp) / "bench.db", Path(tmp), TOKEN,
-                              file_limit=args.file_limit)
+    with flood_target(args.connections, args.file_limit) as server:
         try:
-            with httpx.Client(base_url=server.url, timeout=5) as client:
-                client.post("/api/games", json={"variant": "chicago", "players": ["A", "B"]},
-                            headers=ADMIN).raise_for_status()
             print(f"flood: {args.connections} {args.shape} from {args.addresses} addresses, "
                   f"re-opened at once; file limit {args.file_limit}")
             for _ in range(args.rounds):
@@ -213,7 +201,6 @@ def main() -> None:
         finally:
             if any(mode.startswith("nft") for mode in modes):
                 unload_rules()
-            server.stop()
 
 if __name__ == "__main__":
     main()
