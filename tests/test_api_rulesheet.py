@@ -1,28 +1,16 @@
 """GET /api/games/{id}/rules: the rules sheet, as public as the game, explaining the hand
 the store kept."""
 
-from __future__ import annotations
+# ruff: noqa: F811  (the fixture imported from test_api is a parameter here)
 
-from collections.abc import Iterator
-from pathlib import Path
+from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
 
-from scorekeeper.settings import Settings
-from scorekeeper.web.app import create_app
+from tests.test_api import ADMIN, client  # noqa: F401  (client is a fixture)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-TOKEN = "test-token"
-ADMIN = {"Authorization": f"Bearer {TOKEN}"}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token=TOKEN)
-    with TestClient(app) as c:
-        yield c
 
 
 def new_game(client: TestClient, variant: str, **settings: object) -> int:

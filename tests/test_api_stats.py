@@ -1,28 +1,17 @@
 """`GET /api/stats` and `GET /tv`: public reads, finished games only, deleted ones never."""
 
+# ruff: noqa: F811  (the fixture imported from test_api is a parameter here)
+
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from scorekeeper.settings import Settings
-from scorekeeper.web.app import create_app
+from tests.test_api import ADMIN, TOKEN, client  # noqa: F401  (client is a fixture)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-TOKEN = "test-token"
-ADMIN = {"Authorization": f"Bearer {TOKEN}"}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token=TOKEN)
-    with TestClient(app) as c:
-        yield c
 
 
 def game(client: TestClient, out: str, ending: str | None = None) -> int:
