@@ -121,12 +121,11 @@ class ScanService:
         while aiming: read as a scan reads it (the same reader, the camera's calibration and
         scale, only the mat's zones) but with no layout, picture or frame kept."""
         from scorekeeper.vision.reader import is_sure
-        from scorekeeper.vision.scan import place_result_on_mat
+        from scorekeeper.vision.scan import read_on_mat
 
         reader, _ = self.deck_reader(deck)
-        calibration = self._calibration() if camera else None
-        view = calibration.rectify(frame) if calibration is not None else frame
-        result, _ = place_result_on_mat(view, reader.read(view, camera), calibration)
+        _, result, _ = read_on_mat(frame, reader, self._calibration() if camera else None,
+                                   camera)
         return LiveCount(len(result.cards), sum(not is_sure(c) for c in result.cards),
                          len(result.unread), result.ms)
 
@@ -137,8 +136,7 @@ class ScanService:
 
         reader, _ = self.deck_reader(deck)  # the game's deck, if any
         result = scan_frame(frame, reader, game, player)
-        # a card seen but not read: the hand read is not the whole hand, whatever its count
-        check = None if result.unread else result.knock
+        check = result.knock
         limit = check["limit"] if check else _limit(game, player)
         return KnockRead(player, check, limit, list(result.hand), list(result.impossible),
                          [c["card"] for c in result.maybe], preview(result.annotated),

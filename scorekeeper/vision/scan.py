@@ -52,12 +52,12 @@ def scan_frame(frame: np.ndarray, reader: CardReader, game: Game, player: str | 
 
     `camera` names the fixed camera the frame came from (None for a photo upload).
     """
-    view = calibration.rectify(frame) if calibration is not None else frame
-    result, zones = place_result_on_mat(view, reader.read(view, camera), calibration)
+    view, result, zones = read_on_mat(frame, reader, calibration, camera)
     layout = read_layout(result.cards, game.settings, zones)
     knock = None
+    # a card seen but not read: the hand read is not the whole hand, whatever its count
     if game.rules.knock is not None and player is not None and layout.hand \
-            and not layout.impossible:
+            and not layout.impossible and not result.unread:
         try:
             knock = game.knock_check(player, layout.hand)
         except KnockHandSize:
@@ -80,6 +80,16 @@ def held_offers(maybe: list[PhysicalCard], deck: DeckSpec) -> list[PhysicalCard]
             return False
 
     return [c for c in maybe if held(c)]
+
+
+def read_on_mat(frame: np.ndarray, reader: CardReader, calibration: Any | None = None,
+                camera: str | None = None
+                ) -> tuple[np.ndarray, ReadResult, list[Zone] | None]:
+    """(the view read, its reading, the cards' zones): `frame` rectified by the mat's
+    `calibration` where there is one, read, and its cards placed in the mat's zones."""
+    view = calibration.rectify(frame) if calibration is not None else frame
+    result, zones = place_result_on_mat(view, reader.read(view, camera), calibration)
+    return view, result, zones
 
 
 def place_result_on_mat(frame: np.ndarray, result: ReadResult, calibration: Any | None = None
