@@ -246,6 +246,13 @@ def test_measure_counts_the_scenes_with_nothing_to_check() -> None:
     assert (f.quiet, f.silent, f.with_error) == (1, 1, 1)
 
 
+def test_a_photo_with_nothing_read_is_no_silent_error() -> None:
+    # the review says "No cards read" for it (review-chips.js, scan.noneRead)
+    scenes = [SceneReads("missed", [], errors=1), SceneReads("empty", [])]
+    f = measure(scenes, Calibration())
+    assert (f.silent, f.quiet, f.with_error) == (0, 0, 1)
+
+
 def test_reads_survive_the_cache(tmp_path: Path) -> None:
     from scorekeeper_lab.evaluation.reliability import dump_reads, load_reads
 

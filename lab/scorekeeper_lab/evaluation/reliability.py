@@ -183,7 +183,8 @@ def measure(scenes: Sequence[SceneReads], calibration: Calibration | Scored) -> 
     counted = Counter[str]()
     for s in scenes:
         unmarked = all(shown(calibration, c.weighed())[1] for c in s.cards) and not s.offers
-        nothing = unmarked and not s.unread
+        # a photo with nothing read at all is no quiet review: it says "No cards read"
+        nothing = unmarked and not s.unread and bool(s.cards)
         if s.errors:
             with_error += 1
             silent += nothing
@@ -218,8 +219,9 @@ def format_figures(name: str, f: Figures) -> str:
              f"({wrong:.2%}); right cards shown sure {f.right_sure}/{f.right} ({cover:.1%})",
              "  risk–coverage (line: wrong among sure, right shown sure): " + "; ".join(
                  f"{x:.3f}: {w}/{n} ({w / max(1, n):.2%}), {c:.1%}" for x, n, w, c in f.curve),
-             f"  scenes with a silent error (an error, and no unsure card, no offer and no "
-             f"unread mark): {f.silent}/{f.scenes} (of {f.with_error} with an error; "
+             f"  scenes with a silent error (an error, and no unsure card, no offer, no "
+             f"unread mark, and a card read, for none says \"No cards read\"): "
+             f"{f.silent}/{f.scenes} (of {f.with_error} with an error; "
              f"{f.shown_by_mark} shown by an unread mark alone)",
              f"  scenes with no error and nothing to check (every card sure, no offer, no "
              f"unread mark): {f.quiet}/{f.scenes - f.with_error} ({f.quiet_but_mark} more "
