@@ -41,9 +41,14 @@ def default_model_dir() -> Path:
 
 
 class Settings(BaseSettings):
-    """Everything `serve` needs. Unknown names are refused, so a typo never plays a default."""
+    """Everything `serve` needs. Unknown names are refused, so a typo never plays a default.
 
-    model_config = SettingsConfigDict(env_prefix="SCOREKEEPER_", extra="forbid")
+    A variable set but empty (`SCOREKEEPER_DATA_DIR=`) reads as unset: as a path it would
+    be the current folder, and a unit file's blank line would move the database there.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="SCOREKEEPER_", extra="forbid",
+                                      env_ignore_empty=True)
 
     data_dir: Path = Field(default_factory=default_data_dir)
     db: str | None = Field(default=None, description="the games database: an SQLite file "

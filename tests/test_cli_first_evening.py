@@ -17,6 +17,7 @@ import pytest
 
 from benchmarks.spawn import free_port, stop_process, wait_healthy
 from scorekeeper.cli import main
+from scorekeeper.config import load_settings
 from scorekeeper.settings import Settings
 from scorekeeper.web import running
 from scorekeeper.web.admin_link import show_admin_link
@@ -157,3 +158,29 @@ def test_an_unreadable_record_is_no_server(home: Path) -> None:
     bad.write_text("{not json")
     assert running.running_servers() == ([], [])
     assert running.read(bad) is None
+
+
+def test_an_empty_data_dir_variable_reads_as_unset(home: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`SCOREKEEPER_DATA_DIR=` (a unit file's blank value) is no folder: read as a path it
+    was the current one, and `admin-link` printed a link left there instead of the server's."""
+    monkeypatch.setenv("SCOREKEEPER_DATA_DIR", "")
+    monkeypatch.setenv("SCOREKEEPER_PORT", "")
+    default = home / ".local" / "share" / "scorekeeper"
+    assert Settings().data_dir == default and Settings().port == 8000
+    assert load_settings().data_dir == default
+
+    here = tmp_path / "cwd"
+    here.mkdir()
+    (here / "admin-link").write_text("http://10.0.0.9:8000/#token=stray\n")
+    monkeypatch.chdir(here)
+    monkeypatch.setattr(running, "is_alive", lambda pid: True)
+    table = home / "table"
+    table.mkdir()
+    (table / "admin-link").write_text("http://10.0.0.2:8000/#token=served\n")
+    _record(8000, table, 11)
+    assert main(["admin-link"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "http://10.0.0.2:8000/#token=served"
+    assert f"data in {table}" in err
