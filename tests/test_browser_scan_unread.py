@@ -62,6 +62,7 @@ def test_a_card_seen_but_not_read_is_asked_for(server: Server,
     expect(admin.tid("scan-confirm")).to_be_disabled()
     expect(admin.tid("scan-confirm-what")).to_have_text("2 cards to add first")
     expect(admin.tid("scan-legend").locator(".lg-unread")).to_have_text("can’t read")
+    expect(admin.tid("scan-legend").locator(".lg-bad")).to_have_count(0)  # none impossible
     admin.tid("scan-unread").scroll_into_view_if_needed()
     shot(admin, "scan-unread.png")
 
@@ -106,6 +107,29 @@ def test_the_legend_names_only_the_marks_the_photo_shows(server: Server,
     expect(legend.locator(".lg-ok")).to_be_visible()
     legend.scroll_into_view_if_needed()
     shot(admin, "scan-legend-all-sure.png")
+
+
+def test_the_legend_names_impossible_only_while_a_card_is(server: Server,
+                                                         phones: tuple[Phone, Phone]) -> None:
+    """Two 10♥ from one deck: "impossible" in the legend; one taken away, no card is, and
+    the legend no longer names it (as it already did for "unsure" and "can't read")."""
+    admin, _ = phones
+    server.api("POST", "/api/games", {"variant": "rummy500", "players": ["Ann", "Bob"]})
+    reload(admin)
+    FakeScans(admin, SCAN_500)
+    admin.tid("primary-btn").click()
+    admin.tid("scan-camera-0").click()
+    wait_photo(admin)
+    legend = admin.tid("scan-legend")
+    expect(admin.tid("scan-box-2")).to_have_attribute("data-impossible", "true")
+    expect(legend.locator(".lg-bad")).to_have_text("impossible")
+    admin.tid("scan-chip-remove-2").click()  # the second 10♥
+    expect(admin.tid("scan-box-0")).to_have_attribute("data-impossible", "false")
+    expect(legend.locator(".lg-bad")).to_have_count(0)
+    expect(legend.locator(".lg-low")).to_be_visible()  # the Q♠ is still unsure
+    expect(legend.locator(".lg-ok")).to_be_visible()
+    legend.scroll_into_view_if_needed()
+    shot(admin, "scan-legend-none-impossible.png")
 
 
 def test_a_card_without_the_servers_word_is_shown_unsure(server: Server,

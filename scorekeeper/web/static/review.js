@@ -129,7 +129,7 @@ export function renderReview() {
   pruneUnread();
   renderOverlay(bad);
   renderUnread();
-  renderLegend();
+  renderLegend(bad);
   renderGroups(bad);
   renderMaybe();
   renderShort();
@@ -172,9 +172,11 @@ function confirm() {
 }
 
 /** The marks the photo shows now: "unsure" while a card is shown unsure (its line where the
- * server named one), "can't read" while a mark is unanswered. */
-function renderLegend() {
+ * server named one), "impossible" while a card is marked so (`bad`, as `impossible()`
+ * gives), "can't read" while a mark is unanswered. */
+function renderLegend(bad) {
   const unsure = review.cards.some(isLow);
+  const wrong = review.cards.some((c) => bad.has(c.card));
   fill(review.els.legend,
     h('span', { class: 'lg lg-ok' }, t('scan.lgRead')),
     unsure
@@ -182,7 +184,7 @@ function renderLegend() {
         ? t('scan.lgUnsureBare')
         : t('scan.lgUnsure', { pct: linePercent(review.sureLine) }))
       : null,
-    h('span', { class: 'lg lg-bad' }, t('scan.lgBad')),
+    wrong ? h('span', { class: 'lg lg-bad' }, t('scan.lgBad')) : null,
     review.unread.length ? h('span', { class: 'lg lg-unread' }, t('scan.lgUnread')) : null);
 }
 
