@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pg  # tests/pg.py (pytest puts tests/ on the path for this conftest)
 import pytest
+from apiclient import client  # noqa: F401  (the app most API tests drive: a fixture)
 
 from scorekeeper.rules.cards import Card, parse_cards
 from scorekeeper.store import GameStore

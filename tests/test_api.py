@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from scorekeeper.rules import Game
-from scorekeeper.settings import Settings
-from scorekeeper.web.app import create_app
+from tests.apiclient import ADMIN, TOKEN
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-TOKEN = "test-token"
-ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def hand(ann: str, bob: str) -> dict[str, Any]:
@@ -33,13 +27,6 @@ H1 = hand("AH 2H 3H 4C 4D 4S 5C", "KC QD JS 9H 8H 7C 6D")
 H2 = hand("5H 6H 7H 9C 9D 9S AC", "3C 4C 5C JD JS JH 2D")
 H3 = hand("KH KD KS 3D 4D 5D 2S", "AS AD 7S 8S 9S QC QH")
 BOB_1 = "KC QD JS 9H 8H 7C 6D"
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token=TOKEN)
-    with TestClient(app) as c:
-        yield c
 
 
 def new_game(client: TestClient, variant: str = "chicago", **settings: Any) -> int:

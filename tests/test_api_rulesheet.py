@@ -1,14 +1,12 @@
 """GET /api/games/{id}/rules: the rules sheet, as public as the game, explaining the hand
 the store kept."""
 
-# ruff: noqa: F811  (the fixture imported from test_api is a parameter here)
-
 from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.test_api import ADMIN, client  # noqa: F401  (client is a fixture)
+from tests.apiclient import ADMIN
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -1,7 +1,5 @@
 """`GET /api/stats` and `GET /tv`: public reads, finished games only, deleted ones never."""
 
-# ruff: noqa: F811  (the fixture imported from test_api is a parameter here)
-
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +7,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.test_api import ADMIN, TOKEN, client  # noqa: F401  (client is a fixture)
+from tests.apiclient import ADMIN, TOKEN
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,26 +13,16 @@ import pytest
 from fastapi.testclient import TestClient
 
 from benchmarks.spawn import start_server
-from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
-from scorekeeper.web.app import create_app
 from scorekeeper.web.live.hub import Hub
 from scorekeeper.web.routes.events import relay
+from tests.apiclient import ADMIN, TOKEN
 from tests.test_api_events import blocks, next_event
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-TOKEN = "test-token"
-ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 OUT = {"players": [{"name": "Ann", "hand": [], "went_out": True},
                    {"name": "Bob", "hand": ["3C", "KD"]}]}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token=TOKEN)
-    with TestClient(app) as c:
-        yield c
 
 
 def new_game(client: TestClient, **extra: Any) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import socket
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,15 +15,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from benchmarks.spawn import ServerProcess, start_server
-from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore, KeyReused, RequestKey
 from scorekeeper.store.requests import KEY_TTL_S, seen
-from scorekeeper.web.app import create_app
+from tests.apiclient import ADMIN, TOKEN
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-TOKEN = "test-token"
-ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 H1 = {"players": [
     {"name": "Ann", "hand": ["AH", "2H", "3H", "4C", "4D", "4S", "5C"], "knocked": True},
     {"name": "Bob", "hand": ["KC", "QD", "JS", "9H", "8H", "7C", "6D"]}]}
@@ -35,13 +31,6 @@ H2 = {"players": [
 
 def at(seq: int, **more: str) -> dict[str, str]:
     return {**ADMIN, "If-Match": f'"{seq}"', **more}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token=TOKEN)
-    with TestClient(app) as c:
-        yield c
 
 
 def new_game(client: TestClient | httpx.Client) -> int:

@@ -26,19 +26,11 @@ from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.app import create_app
 from scorekeeper.web.http.connections import MAX_HEAD, server_config
+from tests.apiclient import ADMIN, TOKEN
 
-TOKEN = "test-token"
-ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 OUT = {"players": [{"name": "Ann", "hand": [], "went_out": True},
                    {"name": "Bob", "hand": ["KD", "AC"]}]}
 JS_SAFE = 2**53 - 1
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token=TOKEN)
-    with TestClient(app) as c:
-        yield c
 
 
 def new_game(client: TestClient, variant: str = "rummy", **settings: Any) -> int:

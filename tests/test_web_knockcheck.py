@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,20 +13,13 @@ from scorekeeper.web.app import create_app
 from scorekeeper.web.routes import knock as knockcheck
 from scorekeeper.web.routes.knock import RateLimit
 from scorekeeper.web.uploads import MAX_UPLOAD
+from tests.apiclient import ADMIN, TOKEN
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-ADMIN = {"Authorization": "Bearer t"}
 LEGAL = ["AH", "2H", "3H", "4C", "4D", "4S", "5C"]  # deadwood 5
 NO_MELD = ["KC", "QD", "JS", "9H", "8H", "7C", "6D"]  # deadwood 60
 SAMPLE = Path(__file__).resolve().parent.parent / "scorekeeper/camera/samples/sample-1-mat-a4.jpg"
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token="t")
-    with TestClient(app) as c:
-        yield c
 
 
 def chicago(client: TestClient) -> int:
@@ -192,7 +184,7 @@ def test_a_card_seen_but_not_read_gets_no_verdict(
 
     from scorekeeper.web.deps import get_vision
 
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None, camera="none"), token="t")
+    app = create_app(Settings(data_dir=tmp_path, admin_token=None, camera="none"), token=TOKEN)
     photo = cv2.imencode(".png", np.full((240, 320, 3), 90, np.uint8))[1].tobytes()
 
     def ask(reader: HandReader) -> Any:

@@ -15,25 +15,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scorekeeper.decks.adapting import parse_event, phase_message
-from scorekeeper.settings import Settings
-from scorekeeper.web.app import create_app
 from scorekeeper.web.refusals.catalogue import LANGUAGES, LOCALES, read, words
 from scorekeeper.web.refusals.codes import CODES, REASONS
 from scorekeeper.web.refusals.language import pick
 from scorekeeper.web.refusals.say import say
+from tests.apiclient import ADMIN
 
-TOKEN = "test-token"
-ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorekeeper"
 CHICAGO_7 = ["AS", "2S", "3S", "4H", "5H", "6H", "7C"]
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, admin_token=None), token=TOKEN)
-    with TestClient(app) as c:
-        yield c
 
 
 # ---- the language a request asks for ----------------------------------------------------
