@@ -11,7 +11,7 @@ import pytest
 from scorekeeper.vision.classes import CARD, INDEX
 from scorekeeper.vision.detectors.base import Detection
 from scorekeeper.vision.pairing import IndexReading, PhysicalCard
-from scorekeeper.vision.unread import RULE, Unread, UnreadRule, unread_cards
+from scorekeeper.vision.unread import RULE, Unread, UnreadRule, unread_cards, unread_indices
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_model = pytest.mark.skipif(not (ROOT / "models" / "model.json").exists(),
@@ -85,6 +85,45 @@ def test_one_card_boxed_twice_is_marked_once() -> None:
     assert unread_cards(twice, []) == [Unread(BODY, 0.9)]
 
 
+CORNERS = UnreadRule(index_conf=0.4)  # a rule that marks index boxes from 0.4
+LOST = (300.0, 105.0, 325.0, 150.0)  # a corner in a fan whose card nothing names
+
+
+def index(box: tuple[float, float, float, float], conf: float = 0.6) -> Detection:
+    return Detection(box, INDEX, conf)
+
+
+def test_a_corner_nothing_was_read_from_is_marked() -> None:
+    read = [read_card("KC", OWN_INDEX)]
+    assert unread_indices([index(OWN_INDEX), index(LOST)], read, rule=CORNERS) == [
+        Unread(LOST, 0.6, "index")]
+    assert unread_indices([index(LOST, 0.39)], read, rule=CORNERS) == []  # too doubtful
+    assert unread_indices([index(LOST)], read, rule=UnreadRule(index_conf=1.01)) == []
+
+
+def test_a_corner_looked_at_twice_or_inside_a_read_card_is_explained() -> None:
+    # a second, shifted box on the corner KC was read from
+    again = (108.0, 110.0, 133.0, 152.0)
+    assert unread_indices([index(again)], [read_card("KC", OWN_INDEX)], rule=CORNERS) == []
+    # a card read from two corners spans its body: a box inside it (a pip) is that card
+    other = (270.0, 330.0, 295.0, 375.0)
+    two = PhysicalCard("KC", 0.95, BODY, (
+        IndexReading(Detection(OWN_INDEX, INDEX, 0.9), "KC", 0.95),
+        IndexReading(Detection(other, INDEX, 0.9), "KC", 0.95)))
+    assert unread_indices([index((180.0, 200.0, 205.0, 245.0))], [two], rule=CORNERS) == []
+    # but a card read from one corner spans only that corner: a neighbour's corner is not it
+    assert unread_indices([index(LOST)], [read_card("KC", OWN_INDEX)], rule=CORNERS) == [
+        Unread(LOST, 0.6, "index")]
+
+
+def test_a_corner_inside_a_marked_body_is_marked_once() -> None:
+    marked = unread_cards([body()], [])
+    assert unread_indices([index(OWN_INDEX)], [], marked, CORNERS) == []
+    # one corner boxed twice: one mark
+    twice = [index(LOST, 0.7), index((302.0, 107.0, 327.0, 151.0), 0.5)]
+    assert unread_indices(twice, [], rule=CORNERS) == [Unread(LOST, 0.7, "index")]
+
+
 class FixedDetector:
     names = ("index", "card")
 
@@ -116,7 +155,8 @@ def test_the_reader_marks_a_card_it_sees_but_cannot_read() -> None:
     assert [c.card for c in result.cards] == ["KC"]
     assert result.maybe == []
     assert result.unread == [Unread(lost, 0.8)]
-    assert result.unread[0].to_json() == {"box": [500.0, 100.0, 700.0, 380.0], "confidence": 0.8}
+    assert result.unread[0].to_json() == {"box": [500.0, 100.0, 700.0, 380.0], "confidence": 0.8,
+                                          "kind": "card"}
 
 
 @needs_model
@@ -139,7 +179,7 @@ def test_read_json_checks_the_cards_seen_but_not_read(tmp_path: Path,
     assert read_images([image], as_json=True, annotate=tmp_path / "marked.png", runtime=None,
                        out=out, err=io.StringIO()) == 0
     line = json.loads(out.getvalue())
-    assert line["unread"] == [{"box": list(lost), "confidence": 0.877}]
+    assert line["unread"] == [{"box": list(lost), "confidence": 0.877, "kind": "card"}]
     assert line["check"] == {"unsure": [], "offers": [], "unread": [list(lost)]}
     drawn = cv2.imread(str(tmp_path / "marked.png"))
     magenta = (drawn[..., 2].astype(int) - drawn[..., 1].astype(int)) > 80

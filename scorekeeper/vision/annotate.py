@@ -53,8 +53,11 @@ def _unread(out: np.ndarray, mark: Unread, scale: float) -> None:
     label = "?"
     size = 0.9 * scale
     (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, 2)
-    cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
     pad = max(4, int(6 * scale))
+    cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
+    if mark.kind == "index":  # beside the corner, so its rank and suit stay in sight
+        cx = min(out.shape[1] - tw // 2 - pad, x2 + tw // 2 + pad + thick)
+        cy = max(th // 2 + pad, y1)
     cv2.rectangle(out, (cx - tw // 2 - pad, cy - th // 2 - pad),
                   (cx + tw // 2 + pad, cy + th // 2 + pad), UNREAD_COLOUR, -1)
     cv2.putText(out, label, (cx - tw // 2, cy + th // 2), cv2.FONT_HERSHEY_SIMPLEX, size,

@@ -49,7 +49,7 @@ from scorekeeper.vision.refocus import (
     MIN_GAIN,
     refocus_scale,
 )
-from scorekeeper.vision.unread import Unread, unread_cards
+from scorekeeper.vision.unread import Unread, unread_cards, unread_indices
 
 if TYPE_CHECKING:
     from scorekeeper.decks.profile import DeckProfile
@@ -301,6 +301,8 @@ class CardReader:
         found = pair_indices(readings, cards)
         maybe = _maybe(doubtful, cards, found)
         unread = unread_cards(cards, [*found, *maybe])
+        if self.two_stage:  # a corner boxed that no card was read or offered from
+            unread += unread_indices(index_dets, [*found, *maybe], unread)
         cal = self.calibration
         return ReadResult([cal.card(c) for c in found], (time.perf_counter() - start) * 1000,
                           looks, [cal.card(c, offer=True) for c in maybe], cal.line, unread)

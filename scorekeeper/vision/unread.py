@@ -11,6 +11,12 @@ card's two boxes do. In a fan a buried card's body takes in its neighbours' indi
 overlaps their bodies, so it is explained away: on validation fans a missed card there was
 already shown by an unsure card or an offer. The rule was chosen on validation scenes, fans
 and the real photos' validation half (models/README.md, "Cards seen but not read").
+
+A card whose body is hidden (a fan, a row of overlapping cards) may still show its index:
+the detector boxes the corner, but the classifiers name no card there (or only one already
+read elsewhere, so no offer stays). Such an index box is marked too (`unread_indices`),
+unless it is a second look at an index a card was read or offered from, or lies in a read
+card's own span (its other corner, a pip).
 """
 
 from __future__ import annotations
@@ -29,6 +35,11 @@ class UnreadRule:
     conf: float = 0.5  # the detector's confidence from which a card box is a card
     own_share: float = 0.5  # an index this much inside a body explains it
     iou: float = 0.3  # a body overlapping a read card's box this much is that card
+    # the detector's confidence from which an index box nothing was read from is a card's
+    # corner (above 1: index boxes are never marked); chosen on validation sets
+    # (`scorekeeper_lab.analyses.unread_rule --index`): the lowest that costs no set a photo
+    # with nothing to check
+    index_conf: float = 0.6
 
 
 RULE = UnreadRule()
@@ -41,9 +52,11 @@ class Unread:
 
     box: Box
     conf: float
+    kind: str = "card"  # what was boxed: the card's body ("card") or its corner ("index")
 
     def to_json(self) -> dict[str, object]:
-        return {"box": [round(v, 1) for v in self.box], "confidence": round(self.conf, 3)}
+        return {"box": [round(v, 1) for v in self.box], "confidence": round(self.conf, 3),
+                "kind": self.kind}
 
 
 def share_inside(inner: Sequence[float], outer: Sequence[float]) -> float:
@@ -69,4 +82,36 @@ def unread_cards(bodies: Iterable[Detection], read: Sequence[PhysicalCard],
         if any(box_iou(body.box, b) >= rule.iou for b in (*boxes, *(u.box for u in out))):
             continue
         out.append(Unread(body.box, body.conf))
+    return out
+
+
+def _centre_in(box: Sequence[float], other: Sequence[float]) -> bool:
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return other[0] <= x <= other[2] and other[1] <= y <= other[3]
+
+
+def unread_indices(indices: Iterable[Detection], read: Sequence[PhysicalCard],
+                   marked: Sequence[Unread] = (), rule: UnreadRule = RULE) -> list[Unread]:
+    """The index boxes among `indices` (the detector's, before any reading) that no card of
+    `read` (read cards and offers) explains and no mark of `marked` holds, surest first.
+
+    Explained: its centre lies in an index a card was read or offered from (the same corner
+    looked at twice), or most of it lies in a read card's span where that span is more than
+    one index (a card read from two corners or with its body: its other corner, a pip)."""
+    if rule.index_conf > 1.0:
+        return []
+    taken = [r.det.box for card in read for r in card.indices]
+    spans = [card.box for card in read if all(card.box != r.det.box for r in card.indices)]
+    out: list[Unread] = []
+    for det in sorted(indices, key=lambda d: -d.conf):
+        if det.conf < rule.index_conf:
+            break
+        if any(_centre_in(det.box, t) for t in taken):
+            continue
+        if any(share_inside(det.box, s) >= rule.own_share for s in spans):
+            continue
+        if any(share_inside(det.box, m.box) >= rule.own_share or box_iou(det.box, m.box)
+               >= rule.iou for m in (*marked, *out)):
+            continue
+        out.append(Unread(det.box, det.conf, "index"))
     return out

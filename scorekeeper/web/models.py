@@ -400,6 +400,9 @@ class UnreadCard(BaseModel):
 
     box: list[float] = Field(min_length=4, max_length=4)
     confidence: float
+    kind: Literal["card", "index"] = Field(
+        "card", description="what was seen: the card's body, or only its corner (an index "
+        "no card could be read from)")
 
 
 class ScanAnswer(_Answer):
