@@ -18,6 +18,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -134,9 +135,16 @@ async def hello(scope: dict[str, Any], receive: Callable[..., Any], send: Callab
     await send({"type": "http.response.body", "body": b"ok"})
 
 
-def strict(**limits: Any) -> type:
+def strict(parser: str | None = None, **limits: Any) -> type:
     """A guarded protocol in which this machine counts like any other client."""
-    return protocol_class(ConnectionPolicy(exempt=lambda host: False, **limits))
+    return protocol_class(ConnectionPolicy(exempt=lambda host: False, **limits), parser)
+
+
+def parsers() -> Any:
+    """Each HTTP parser the server may run on: the limits must hold on both (httptools is
+    used where it is installed, h11 is the fallback)."""
+    return pytest.mark.parametrize("parser", ["h11", pytest.param("httptools", marks=(
+        pytest.mark.skipif(find_spec("httptools") is None, reason="httptools not installed")))])
 
 
 @pytest.fixture(scope="module")
@@ -286,8 +294,9 @@ def test_a_body_that_stops_arriving_times_out() -> None:
 
 # ---- 3. slow clients, floods and live streams --------------------------------------------
 
-def test_half_sent_requests_time_out_and_answers_are_not_cut() -> None:
-    with serve_in_thread(hello, http=strict(header_timeout_s=0.4)) as url:
+@parsers()
+def test_half_sent_requests_time_out_and_answers_are_not_cut(parser: str) -> None:
+    with serve_in_thread(hello, http=strict(parser, header_timeout_s=0.4)) as url:
         partial = raw(url, b"GET / HTTP/1.1\r\nHost: t\r\n")  # the blank line never comes
         silent = raw(url, b"")
         slow = raw(url, b"GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -22,7 +22,13 @@ import pytest
 from scorekeeper.web.deps import get_hub
 from scorekeeper.web.http.connections import ConnectionPolicy, protocol_class
 from scorekeeper.web.live.hub import Hub, StreamRefused
-from tests.test_hardening_clients import app_without_model, raw, read_all, serve_in_thread
+from tests.test_hardening_clients import (
+    app_without_model,
+    parsers,
+    raw,
+    read_all,
+    serve_in_thread,
+)
 
 TOKEN = "floods-token"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
@@ -54,12 +60,14 @@ def reader_app(seen: list[str]) -> Callable[..., Any]:
 BODY_HEAD = b"POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n"
 
 
-def test_slow_bodies_give_their_places_to_a_new_phone() -> None:
+@parsers()
+def test_slow_bodies_give_their_places_to_a_new_phone(parser: str) -> None:
     """Twenty addresses hold every place with bodies that trickle in: a new phone is still
     answered, and the body silent longest is the one that gives way."""
     seen: list[str] = []
     policy = ConnectionPolicy(exempt=lambda host: False, per_client=8, max_connections=40)
-    with serve_in_thread(reader_app(seen), http=protocol_class(policy), lifespan="off") as url:
+    http = protocol_class(policy, parser)
+    with serve_in_thread(reader_app(seen), http=http, lifespan="off") as url:
         flood = [raw(url, BODY_HEAD + b"x", f"127.0.0.{2 + i % 20}") for i in range(40)]
         time.sleep(0.3)
         for sock in flood[1:]:  # all but the first keep trickling

@@ -27,6 +27,7 @@ from scorekeeper.store import GameStore
 from scorekeeper.web.app import create_app
 from scorekeeper.web.http.connections import MAX_HEAD, server_config
 from tests.apiclient import ADMIN, TOKEN
+from tests.test_hardening_clients import parsers
 
 OUT = {"players": [{"name": "Ann", "hand": [], "went_out": True},
                    {"name": "Bob", "hand": ["KD", "AC"]}]}
@@ -126,12 +127,12 @@ def test_if_match_compares_tags_as_strings(client: TestClient, tag: str) -> None
 
 
 @contextmanager
-def real_server(tmp_path: Path) -> Iterator[tuple[str, int]]:
-    """The app behind the table server's own uvicorn settings (its h11 protocol and head
+def real_server(tmp_path: Path, parser: str | None = None) -> Iterator[tuple[str, int]]:
+    """The app behind the table server's own uvicorn settings (its HTTP protocol and head
     limit), on a loopback port in this process."""
     app = create_app(Settings(data_dir=tmp_path, admin_token=None), token=TOKEN)
     port = free_port()
-    config = server_config(app, "127.0.0.1", port, files=1024)
+    config = server_config(app, "127.0.0.1", port, files=1024, parser=parser)
     config.log_level = "warning"
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -145,6 +146,14 @@ def real_server(tmp_path: Path) -> Iterator[tuple[str, int]]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def post(path: str, data: Any, extra: str = "") -> bytes:
+    """A whole POST of `data` as JSON, by the admin, closing the connection."""
+    body = json.dumps(data).encode()
+    return (f"POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: {ADMIN['Authorization']}"
+            f"\r\nContent-Type: application/json\r\n{extra}Connection: close\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
 
 
 def exchange(where: tuple[str, int], data: bytes, pieces: int = 1) -> tuple[int, dict[str, Any]]:
@@ -170,16 +179,21 @@ def exchange(where: tuple[str, int], data: bytes, pieces: int = 1) -> tuple[int,
     return status, json.loads(body)
 
 
-def test_heads_over_the_limit_and_garbage_are_refused_as_json(tmp_path: Path) -> None:
+@parsers()
+def test_each_parser_refuses_long_heads_garbage_and_repeated_headers(
+        tmp_path: Path, parser: str) -> None:
+    """A head over the limit is a 431 however it arrives, bytes that are not HTTP a 400,
+    both as JSON; a header line sent twice reaches the app as two and is refused."""
     filler = b"X-Filler: " + b"a" * 1000 + b"\r\n"
     ok = b"GET /api/health HTTP/1.1\r\nHost: x\r\n" + filler * 4 + b"Connection: close\r\n\r\n"
     big = b"GET /api/health HTTP/1.1\r\nHost: x\r\n" + filler * 100 + b"\r\n"  # 100 KB
     huge = b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 2**20 + b"\r\n\r\n"
-    with real_server(tmp_path) as where:
+    endless = huge[:64 * 1024]  # never ends: refused once past the limit, not held
+    with real_server(tmp_path, parser) as where:
         with socket.create_connection(where, timeout=10) as sock:
             sock.sendall(ok)
             assert sock.recv(100).startswith(b"HTTP/1.1 200")
-        for data, pieces in ((big, 1), (big, 20), (huge, 1), (huge, 64)):
+        for data, pieces in ((big, 1), (big, 20), (huge, 1), (huge, 64), (endless, 4)):
             status, body = exchange(where, data, pieces)
             assert status == 431, (len(data), pieces)
             assert body["code"] == "head_too_large"
@@ -188,6 +202,14 @@ def test_heads_over_the_limit_and_garbage_are_refused_as_json(tmp_path: Path) ->
                         b"NOT HTTP AT ALL\r\n\r\n", b"GET / HTTP/1.1\r\nno colon\r\n\r\n"):
             status, body = exchange(where, garbage)
             assert status == 400 and body["code"] == "request_malformed", garbage
+        game = {"variant": "rummy", "players": ["Ann", "Bob"]}
+        status, made = exchange(where, post("/api/games", game))
+        assert status == 201
+        for name, value, path, data in (  # each header line as the parser hands it over
+                ("Idempotency-Key", "k", "/api/games", game),
+                ("If-Match", '"0"', f"/api/games/{made['id']}/hands", OUT)):
+            status, body = exchange(where, post(path, data, f"{name}: {value}\r\n" * 2))
+            assert status == 400 and body["code"] == "header_repeated", (name, body)
 
 
 # ---- 9. settings bounded by what the rules can mean ------------------------------------------

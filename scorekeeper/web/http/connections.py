@@ -4,7 +4,8 @@ uvicorn times out only idle keep-alive connections *after* a response: a connect
 never finishes its request line or headers is kept forever (any byte cancels the keep-alive
 timer), so a thousand half-open sockets from anyone on the network use up the file limit
 and the server stops accepting. An ASGI middleware cannot help: the app is only called once
-the headers are in. So the h11 protocol itself is given a deadline here: from the moment a
+the headers are in. So the HTTP protocol itself (httptools where it is installed, its C
+parser costing a flood less: llhttp.py; else h11) is given a deadline here: from the moment a
 connection opens, or its last response ends, the client has HEADER_TIMEOUT_S to deliver a
 whole request head; otherwise it gets a 408 (or, if it sent nothing, is simply closed).
 A request being handled (a body being read, a live event stream) is not timed out here:
@@ -148,22 +149,30 @@ class ConnectionPolicy:
             del self.open[host]
 
 
-class GuardedH11Protocol(HeadCheckedH11Protocol):
-    """uvicorn's h11 protocol with connection caps and a request-head deadline."""
+class Guard(asyncio.Protocol):
+    """Connection caps and a request-head deadline, for either of uvicorn's HTTP protocols
+    (the parser's own part is `head_begun`: whether a request head has begun arriving)."""
 
     policy: ClassVar[ConnectionPolicy]
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    client: tuple[str, int] | None
+    cycle: Any
     _deadline: asyncio.TimerHandle | None = None
     _host = ""
     _admitted = False
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def head_begun(self) -> bool:
+        raise NotImplementedError
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self._host = self.client[0] if self.client else ""
         refusal = self.policy.admit(self._host, self)
         self._admitted = refusal is None
         if refusal is not None:
-            transport.write(refusal)
-            transport.close()
+            self.transport.write(refusal)
+            self.transport.close()
             return
         self._arm()
 
@@ -182,7 +191,7 @@ class GuardedH11Protocol(HeadCheckedH11Protocol):
         super().connection_lost(exc)
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
+        super().on_response_complete()  # type: ignore[misc]
         if not self.transport.is_closing():
             self._arm()  # the next request's head has its own deadline
 
@@ -198,8 +207,8 @@ class GuardedH11Protocol(HeadCheckedH11Protocol):
 
     def sending_body(self) -> bool:
         """A request whose body is still arriving, nothing answered yet."""
-        return (self.handling() and self.conn.their_state is h11.SEND_BODY
-                and self.cycle is not None and not self.cycle.response_started)
+        return (self.handling() and self.cycle.more_body
+                and not self.cycle.response_started)
 
     def evictable(self) -> bool:
         """Waiting for a request head, or still sending a body: a place it may give up."""
@@ -231,21 +240,39 @@ class GuardedH11Protocol(HeadCheckedH11Protocol):
         begun gets `answer`, a silent connection is just closed."""
         if self.transport.is_closing():
             return
-        if (self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]) \
-                or self.sending_body():
+        if (not self.handling() and self.head_begun()) or self.sending_body():
             self.transport.write(answer)
         self.transport.close()
 
 
-def protocol_class(policy: ConnectionPolicy) -> type[GuardedH11Protocol]:
-    """A protocol class bound to one policy (uvicorn builds one instance per connection)."""
-    return type("GuardedH11", (GuardedH11Protocol,), {"policy": policy})
+class GuardedH11Protocol(Guard, HeadCheckedH11Protocol):
+    """uvicorn's h11 protocol with connection caps and a request-head deadline."""
+
+    def head_begun(self) -> bool:
+        return self.conn.their_state is h11.IDLE and bool(self.conn.trailing_data[0])
+
+
+def protocol_class(policy: ConnectionPolicy, parser: str | None = None) -> type[Guard]:
+    """A protocol class bound to one policy (uvicorn builds one instance per connection):
+    on llhttp (httptools, C) where it is installed, else on h11 (pure Python); `parser`
+    ("httptools", "h11") to choose."""
+    base: type[Guard] = GuardedH11Protocol
+    if parser in (None, "httptools"):
+        try:
+            from scorekeeper.web.http.llhttp import GuardedHttpToolsProtocol
+            base = GuardedHttpToolsProtocol
+        except ImportError:
+            if parser == "httptools":
+                raise
+    return type(base.__name__, (base,), {"policy": policy})
 
 
 def server_config(app: Any, host: str, port: int, files: int | None = None,
-                  tls: tuple[Path, Path] | None = None) -> uvicorn.Config:
+                  tls: tuple[Path, Path] | None = None,
+                  parser: str | None = None) -> uvicorn.Config:
     """uvicorn settings for the table server; `files` is the open-file limit to fit under,
-    `tls` the certificate and key to serve HTTPS with (checked first: web/tls.py)."""
+    `tls` the certificate and key to serve HTTPS with (checked first: web/tls.py),
+    `parser` the HTTP parser ("httptools", "h11"; by default httptools where installed)."""
     files = files if files is not None else raise_file_limit()
     places = files - FILE_RESERVE - 2 * ACCEPT_BACKLOG
     policy = ConnectionPolicy(max_connections=max(16, min(MAX_CONNECTIONS, places)))
@@ -253,7 +280,8 @@ def server_config(app: Any, host: str, port: int, files: int | None = None,
         app,
         host=host,
         port=port,
-        http=protocol_class(policy),
+        http=protocol_class(policy, parser),
+        loop="auto",  # uvloop where it is installed (with httptools: docs/server.md), else asyncio
         timeout_keep_alive=KEEP_ALIVE_S,
         h11_max_incomplete_event_size=MAX_HEAD,
         backlog=ACCEPT_BACKLOG,
