@@ -18,16 +18,19 @@ waits on a dropped SYN itself. Each mode floods for `--seconds` while a new phon
 
 Printed per turn, counted while the phone asks (after `--warm-s` of flood): the phone's
 p50/p99/max and failures, the kernel's ListenOverflows and ListenDrops counters' growth
-(/proc/net/netstat: the whole machine's), and the flood's connects and re-opens a second.
+(/proc/net/netstat: the whole machine's), the flood's connects and re-opens a second, and
+the server's CPU (of one core, and per connect let through).
 
     sudo .venv/bin/python benchmarks/bench_reopen.py [--connections 1100] [--addresses 20]
         [--seconds 15] [--warm-s 3] [--rounds 2] [--modes idle,off,nft] [--shape heads]
+        [--server-nice -10]
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import os
 import re
 import selectors
 import shutil
@@ -43,6 +46,12 @@ from spawn import ServerProcess
 
 RULES = Path(__file__).resolve().parent.parent / "deploy/scorekeeper.nft"
 TABLE = "inet scorekeeper"
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user and system) a process has used, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def listen_counters() -> dict[str, int]:
@@ -161,10 +170,10 @@ def turn(mode: str, server: ServerProcess, args: argparse.Namespace) -> None:
         with Flood(port, args.connections if mode != "idle" else 0, args.addresses,
                    args.shape) as flood:
             time.sleep(args.warm_s)  # past the flood's first wave and its SYNs' first retry
-            before, began = listen_counters(), time.monotonic()
+            before, began, cpu = listen_counters(), time.monotonic(), cpu_s(server.pid)
             connects, reopens = flood.connects, flood.reopens
             line = probe(server.url, args.seconds)
-            took = time.monotonic() - began
+            took, cpu = time.monotonic() - began, cpu_s(server.pid) - cpu
             after = listen_counters()
             connects, reopens = flood.connects - connects, flood.reopens - reopens
     finally:
@@ -172,7 +181,8 @@ def turn(mode: str, server: ServerProcess, args: argparse.Namespace) -> None:
             unload_rules()
     grown = ", ".join(f"{key} +{after[key] - before[key]}" for key in after)
     print(f"{mode}: {line}\n  {grown}; flood {connects / took:.0f} connects/s, "
-          f"{reopens / took:.0f} re-opens/s")
+          f"{reopens / took:.0f} re-opens/s; server CPU {cpu / took:.0%} of a core, "
+          f"{cpu * 1000 / max(connects, 1):.1f} ms a connect")
 
 
 def main() -> None:
@@ -185,12 +195,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--modes", default="idle,off,nft")
     parser.add_argument("--shape", default="heads", choices=sorted(SHAPES))
+    parser.add_argument("--server-nice", type=int, default=0,
+                        help="the server's nice value (below 0 needs root): the server "
+                             "ahead of the flood's own CPU, as when the flood is elsewhere")
     args = parser.parse_args()
     modes = args.modes.split(",")
     if any(mode.startswith("nft") for mode in modes) and (why := can_load_rules()):
         print(f"nft modes left out: {why}")
         modes = [mode for mode in modes if not mode.startswith("nft")]
     with flood_target(args.connections, args.file_limit) as server:
+        if args.server_nice:
+            os.setpriority(os.PRIO_PROCESS, server.pid, args.server_nice)
         try:
             print(f"flood: {args.connections} {args.shape} from {args.addresses} addresses, "
                   f"re-opened at once; file limit {args.file_limit}")
