@@ -2,8 +2,9 @@
 `--cache`, so a second run reads nothing), then weighed under the old rule (raw figure,
 sure from 0.8), under each model.json's `calibration` named with `--under`, and under each
 sure score (`calibrate --score-out`) named with `--score` (beside the last `--under`'s
-calibration, whose `offer` map it keeps); prints `scorekeeper-lab eval`'s confidence lines
-per set and calibration, and one table.
+calibration, whose `offer` map it keeps), and under each second-opinion veto
+(`sure_veto --out`) named with `--veto` (beside the last `--under`'s maps); prints
+`scorekeeper-lab eval`'s confidence lines per set and calibration, and one table.
 
     .venv/bin/python -m scorekeeper_lab.analyses.sure_compare \\
         --synthetic data/held-judge --fans data/fans-judge --fans data/fans-real-judge \\
@@ -20,9 +21,11 @@ import sys
 from pathlib import Path
 
 from scorekeeper.vision.confidence import Calibration, CalibrationSpec
+from scorekeeper_lab.analyses.sure_veto import RULES, Vetoed, ask, with_disputes
 from scorekeeper_lab.evaluation.reliability import (
     Figures,
     SceneReads,
+    Shows,
     dump_reads,
     format_figures,
     load_reads,
@@ -72,9 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=Path("models"))
     parser.add_argument("--under", action="append", default=[], metavar="NAME=MODEL.json")
     parser.add_argument("--score", action="append", default=[], metavar="NAME=SCORE.json")
+    parser.add_argument("--veto", action="append", default=[], metavar="NAME=VETO.json")
     parser.add_argument("--cache", type=Path, required=True)
     args = parser.parse_args(argv)
-    unders: list[tuple[str, Calibration | Scored]] = [("old rule (raw ≥ 0.8)", Calibration())]
+    unders: list[tuple[str, Calibration | Shows]] = [("old rule (raw ≥ 0.8)", Calibration())]
     beside = Calibration()
     for item in args.under:
         name, _, path = item.partition("=")
@@ -85,6 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         name, _, path = item.partition("=")
         score = SureScore.model_validate_json(Path(path).read_text(encoding="utf-8"))
         unders.append((name, Scored(beside, score)))
+    rule = "second"
+    for item in args.veto:
+        name, _, path = item.partition("=")
+        veto = json.loads(Path(path).read_text(encoding="utf-8"))
+        unders.append((name, Vetoed(beside, veto["cap"], veto["line"])))
+        rule = veto.get("rule", "second")  # every --veto shares one rule's marks
     sets = ([("synthetic", p) for p in args.synthetic] + [("fans", p) for p in args.fans]
             + [("labelled", p) for p in args.labelled])
     rows = ["| set | shown by | line | ECE | wrong among sure | right shown sure | "
@@ -92,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
             "|---|---|---:|---:|---:|---:|---:|---:|"]
     for kind, where in sets:
         reads = _read_set(kind, where, args.real, args.models, args.cache)
+        if args.veto:  # each read card asked the veto's opinion (kept beside the reads)
+            kept = args.cache / f"{kind}-{where.stem}.json"
+            reads = with_disputes(reads, ask(kept, where, args.real, args.models,
+                                             RULES[rule][0]), rule)
         for under, cal in unders:
             figures = measure(reads, cal)
             sys.stdout.write(format_figures(f"{where.name}, {under}", figures) + "\n")

@@ -14,14 +14,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from scorekeeper.vision.confidence import Calibration
 from scorekeeper.vision.matching import Boxes, match_reads
 from scorekeeper.vision.pairing import PhysicalCard
-from scorekeeper_lab.evaluation.sure_score import Scored, Signals, evidence_of, signals
+from scorekeeper_lab.evaluation.sure_score import Signals, evidence_of, signals
 
 ECE_BINS = 15  # equal-mass bins
 # the lines the risk–coverage table shows, beside the model's own
@@ -102,9 +102,18 @@ def count_warns(read: int, hand: int | None) -> bool:
     return hand is not None and read != hand
 
 
-def shown(calibration: Calibration | Scored, s: Signals) -> tuple[float, bool]:
+class Shows(Protocol):
+    """A rule that shows a card otherwise than a calibration alone (`Scored`,
+    `analyses.sure_veto.Vetoed`)."""
+
+    line: float
+
+    def shown(self, s: Signals) -> tuple[float, bool]: ...
+
+
+def shown(calibration: Calibration | Shows, s: Signals) -> tuple[float, bool]:
     """(the probability a card of signals `s` is shown with, whether it is shown sure)."""
-    if isinstance(calibration, Scored):
+    if not isinstance(calibration, Calibration):
         return calibration.shown(s)
     p = calibration.probability(s.path, s.raw)
     return p, s.path != "offer" and calibration.is_sure(
@@ -156,7 +165,7 @@ class Figures:
         return {k: v for k, v in self.__dict__.items()}
 
 
-def measure(scenes: Sequence[SceneReads], calibration: Calibration | Scored) -> Figures:
+def measure(scenes: Sequence[SceneReads], calibration: Calibration | Shows) -> Figures:
     """`scenes` as the review would show them under `calibration`."""
     cards = [c for s in scenes for c in s.cards]
     judged = [shown(calibration, c.weighed()) for c in cards]

@@ -45,6 +45,17 @@ class Signals:
     margin: float | None = None  # the surest reading's margin over the next name
     index_px: float = 0.0  # the surest reading's index size (long side, pixels)
     det_conf: float = 1.0  # the detector's confidence in the surest reading's box
+    # the card read and the surest reading's box (frame pixels): where a second opinion
+    # (`second_opinion`) crops the index again, without reading the scene again
+    card: str = ""
+    box: tuple[float, float, float, float] | None = None
+    # the second classifier, asked of that box's crop, names another card
+    # (`analyses.sure_veto.disputed`): a veto's mark, set after the read
+    disputed: bool = False
+
+    def __post_init__(self) -> None:
+        if self.box is not None:  # kept reads give a list
+            object.__setattr__(self, "box", tuple(self.box))
 
 
 def evidence_of(s: Signals) -> str:
@@ -63,9 +74,10 @@ def signals(card: PhysicalCard, path: str | None = None, margin: float | None = 
     if not card.indices:
         return Signals(path or card.path, card.confidence, margin=margin)
     best = surest(card)
+    x1, y1, x2, y2 = (round(float(v), 2) for v in best.det.box)
     return Signals(path or card.path, card.confidence, len(card.indices),
                    len({r.card for r in card.indices}) > 1, margin, best.det.size,
-                   best.det.conf)
+                   best.det.conf, card.card, (x1, y1, x2, y2))
 
 
 def top_margins(p: np.ndarray) -> list[float]:
