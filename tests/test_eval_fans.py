@@ -88,6 +88,7 @@ def test_recall_and_false_cards_per_band(tmp_path: Path) -> None:
     assert bands["40–60 %"]["recall"] == 0.0 and bands["60 %+"]["recall"] == 1.0
     assert s["stray"] == 1 and s["scenes"] == 1 and s["clean"] == 0
     text = format_fans(s)
+    assert s["codes"] == 4 and "4 cards of 4 distinct faces" in text
     assert "20–40 % covered: 0/1 read (0.0%), 1 false" in text
     assert "false cards on no card: 1" in text
     # under 40 %: the A♠ right of two, the 3♥ and the stray false: P 1/3, R 1/2
