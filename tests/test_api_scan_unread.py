@@ -51,7 +51,7 @@ def test_a_scan_gives_the_cards_it_saw_but_could_not_read(tmp_path: Path) -> Non
         assert r.status_code == 201, r.text
         body = r.json()
         assert [card["card"] for card in body["cards"]] == ["7H"]
-        assert body["unread"] == [{"box": list(LOST), "confidence": 0.876}]
+        assert body["unread"] == [{"box": list(LOST), "confidence": 0.876, "kind": "card"}]
         # the OpenAPI answer names it, typed
         schema = c.get("/openapi.json").json()["components"]["schemas"]
         assert schema["ScanAnswer"]["properties"]["unread"]["items"]["$ref"].endswith(

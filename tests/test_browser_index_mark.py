@@ -1,0 +1,218 @@
+"""A card's corner seen but not read (an `unread` mark of kind "index"), as a player meets
+it in Debian's Chromium: a fan of real-print cards where the reader reads seven cards and
+boxes the J♠'s corner without naming it. The review marks it "?", says "1 card here I cannot
+read", and Confirm waits until the card is added from the mark; the hand then scores and
+reaches the other phone.
+
+The first two tests route the scan to the reader's own answer for that photo
+(`data/sure-fans-real-judge/images/000037.jpg`, 640 × 640) over a plain picture of the same
+size, so the marks lie where they do on the real photo and no model is needed; the last
+reads the photo itself with the real model through a replay camera, where the data set is
+at hand (data/ is not in the repository).
+Run: `.venv/bin/python -m pytest tests/test_browser_index_mark.py -m browser`.
+"""
+
+# ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+# (importing test_browser skips this module where Chromium is not installed)
+from tests.reflow import reflow_problems, set_text_size
+from tests.test_browser import (  # noqa: F401  (browser, phones, server: fixtures)
+    LIVE_S,
+    ROOT,
+    TOKEN,
+    Phone,
+    Server,
+    browser,
+    expect,
+    open_phone,
+    phones,
+    pick,
+    reload,
+    running,
+    server,
+    shot,
+    totals,
+)
+from tests.test_browser_scan import SCAN_IMAGE, chip_cards, wait_photo
+
+pytestmark = pytest.mark.browser
+
+FAN = ROOT / "data" / "sure-fans-real-judge" / "images" / "000037.jpg"
+CORNER = [273.5, 459.8, 327.5, 488.5]  # the J♠'s index, boxed and not read
+CORNER_ATTR = ",".join(str(v) for v in CORNER)  # as the labels carry it (data-box)
+
+
+def _card(card: str, conf: float, box: list[float]) -> dict[str, Any]:
+    return {"card": card, "confidence": conf, "sure": True, "box": box}
+
+
+# The scan answer the real server gave for FAN (one deck's K♥ twice: the fan holds two decks).
+FAN_SCAN: dict[str, Any] = {
+    "player": "Ann",
+    "cards": [
+        _card("JD", 1.0, [235.2, 180.3, 490.9, 390.9]),
+        _card("9S", 0.996, [310.6, 511.5, 361.7, 547.4]),
+        _card("JH", 0.992, [260.7, 437.7, 307.9, 461.1]),
+        _card("KH", 0.99, [249.8, 406.4, 297.9, 428.3]),
+        _card("JC", 0.987, [246.5, 377.9, 294.8, 402.5]),
+        _card("KH", 0.987, [289.9, 492.6, 341.0, 526.0]),
+        _card("AC", 0.982, [242.1, 346.4, 294.0, 372.3]),
+    ],
+    "melds": [["JD", "JC", "JH"]],
+    "hand": ["AC", "KH", "KH", "9S"],
+    "impossible": [],
+    "image": SCAN_IMAGE,
+    "knock": None,
+    "ms": 304,
+    "maybe": [],
+    "sure_line": 0.9775,
+    "unread": [{"box": CORNER, "confidence": 0.618, "kind": "index"}],
+}
+
+
+def plain_photo() -> bytes:
+    """A 640 × 640 picture the colour of the mat: the photo's size, so the boxes and labels
+    lie as they do on the real one."""
+    ok, jpg = cv2.imencode(".jpg", np.full((640, 640, 3), (190, 225, 180), np.uint8))
+    assert ok
+    return jpg.tobytes()
+
+
+def route_fan(phone: Phone) -> None:
+    photo = plain_photo()
+    phone.page.route("**/api/games/*/scan", lambda r: r.fulfill(
+        status=201, content_type="application/json", body=json.dumps(FAN_SCAN)))
+    phone.page.route(f"**{SCAN_IMAGE}", lambda r: r.fulfill(
+        status=200, content_type="image/jpeg", body=photo))
+
+
+def new_game(server: Server) -> int:
+    return int(server.api("POST", "/api/games", {"variant": "rummy500", "players": ["Ann", "Bob"],
+                                                 "settings": {"decks": 2}})["id"])
+
+
+def expect_corner_asked_for(phone: Phone) -> None:
+    """The mark on the photo, the line under it, and Confirm held back by it."""
+    label = phone.tid("scan-unread-label-0")
+    expect(label).to_have_text("?")
+    expect(label).to_be_visible()
+    expect(label).to_have_attribute("data-box", CORNER_ATTR)
+    expect(phone.tid("scan-unread-box-0")).to_have_count(1)
+    expect(phone.tid("scan-unread")).to_contain_text("1 card here I cannot read: add it")
+    expect(phone.tid("scan-count")).to_have_text("7 cards")
+    expect(phone.tid("scan-confirm")).to_be_disabled()
+    expect(phone.tid("scan-confirm-what")).to_have_text("1 card to add first")
+    expect(phone.tid("scan-legend").locator(".lg-unread")).to_have_text("can’t read")
+
+
+def test_a_corner_not_read_is_added_from_its_mark_and_scored(
+        server: Server, phones: tuple[Phone, Phone]) -> None:
+    admin, viewer = phones
+    new_game(server)
+    reload(admin)
+    reload(viewer)
+    route_fan(admin)
+    admin.tid("primary-btn").click()
+    admin.tid("scan-camera-0").click()
+    wait_photo(admin)
+    expect_corner_asked_for(admin)
+    shot(admin, "index-mark-390.png")
+
+    # the "?" opens the picker on the corner; the J♠ picked lies there, the mark answered
+    admin.tid("scan-unread-label-0").locator("button").click()
+    expect(admin.tid("scan-picker-title")).to_have_text("Add a card")
+    admin.tid("scan-suit-S").click()
+    admin.tid("scan-rank-J").click()
+    expect(admin.tid("scan-box-7")).to_have_attribute("data-card", "JS")
+    expect(admin.tid("scan-label-7")).to_have_attribute("data-box", CORNER_ATTR)
+    expect(admin.tid("scan-unread")).to_be_hidden()
+    expect(admin.tid("scan-unread-box-0")).to_have_count(0)
+    expect(admin.tid("scan-legend").locator(".lg-unread")).to_have_count(0)
+    expect(admin.tid("scan-count")).to_have_text("8 cards")
+    expect(admin.tid("scan-confirm")).to_be_enabled()
+    expect(admin.tid("scan-confirm-what")).to_have_text("1 meld + 5 in hand")
+    shot(admin, "index-mark-after-add.png")
+    admin.tid("scan-confirm").click()
+    assert chip_cards(admin.tid("zone-hand")) == sorted(["AC", "KH", "JS", "KH", "9S"])
+    expect(admin.tid("entry-tab-0")).to_contain_text("8 cards")
+
+    # Bob holds 2♣ 3♦; the hand saved reaches the viewer's phone
+    admin.tid("entry-tab-1").click()
+    pick(admin, ["2C", "3D"])
+    admin.tid("entry-save").click()
+    for ph in phones:  # Ann: 30 laid down, 15 + 10 + 10 + 10 + 9 in hand; Bob: 2 + 3
+        expect(ph.tid("player-total-1")).to_have_text("−5", timeout=LIVE_S * 1000)
+        assert totals(ph) == ["−24", "−5"]
+    shot(viewer, "index-mark-viewer.png")
+    game = server.api("GET", "/api/games")[0]
+    ann = server.api("GET", f"/api/games/{game['id']}")["hands"][0]["players"][0]
+    assert ann["melds"] == [["JD", "JC", "JH"]]
+    assert sorted(ann["hand"]) == sorted(["AC", "KH", "JS", "KH", "9S"])
+
+
+def test_the_corner_mark_fits_320px_at_200_percent_text(server: Server, browser: Any) -> None:
+    gid = new_game(server)
+    phone = open_phone(browser, f"{server.url}/?game={gid}#token={TOKEN}", 320, 640)
+    phone.cdp = set_text_size(phone.page, 2.0)  # type: ignore[attr-defined]
+    route_fan(phone)
+    phone.tid("primary-btn").click()
+    phone.tid("scan-camera-0").click()
+    wait_photo(phone)
+    expect_corner_asked_for(phone)
+    # the "?" lies on the photo, whole
+    photo = phone.tid("scan-photo").bounding_box()
+    mark = phone.tid("scan-unread-label-0").bounding_box()
+    assert photo is not None and mark is not None
+    assert photo["x"] <= mark["x"] and mark["x"] + mark["width"] <= photo["x"] + photo["width"]
+    assert photo["y"] <= mark["y"] and mark["y"] + mark["height"] <= photo["y"] + photo["height"]
+    shot(phone, "index-mark-320-200.png")
+    assert reflow_problems(phone.page) == []
+    phone.tid("scan-unread").scroll_into_view_if_needed()
+    shot(phone, "index-mark-320-200-list.png")
+    assert reflow_problems(phone.page) == []
+    # "Not a card" answers it too
+    phone.tid("scan-unread-no-0").click()
+    expect(phone.tid("scan-unread")).to_be_hidden()
+    expect(phone.tid("scan-confirm")).to_be_enabled()
+    assert phone.errors == []
+    phone.page.context.close()
+
+
+@pytest.mark.skipif(not FAN.is_file(), reason=f"{FAN} is not here (data/ is not in the repository)")
+def test_the_real_reader_marks_the_jack_of_spades_corner(tmp_path: Path, browser: Any) -> None:
+    """The real model on the real photo, through a replay camera: the same marks."""
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    shutil.copy(FAN, camera / FAN.name)
+    with running(tmp_path / "data", "--camera", f"replay:{camera}") as srv:
+        new_game(srv)
+        admin = open_phone(browser, f"{srv.url}/#token={TOKEN}")
+        admin.tid("primary-btn").click()
+        with admin.page.expect_response("**/api/games/*/scan", timeout=120_000) as answer:
+            admin.tid("scan-camera-0").click()
+        scan = answer.value.json()
+        assert sorted(c["card"] for c in scan["cards"]) == sorted(
+            c["card"] for c in FAN_SCAN["cards"])
+        assert [(u["kind"], u["box"]) for u in scan["unread"]] == [("index", CORNER)]
+        wait_photo(admin)
+        expect_corner_asked_for(admin)
+        shot(admin, "index-mark-real.png")
+        admin.tid("scan-unread-label-0").locator("button").click()
+        admin.tid("scan-suit-S").click()
+        admin.tid("scan-rank-J").click()
+        expect(admin.tid("scan-confirm")).to_be_enabled()
+        admin.tid("scan-confirm").click()
+        assert chip_cards(admin.tid("zone-hand")) == sorted(["AC", "KH", "JS", "KH", "9S"])
+        assert admin.errors == []
+        admin.page.context.close()
