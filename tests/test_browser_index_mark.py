@@ -114,6 +114,20 @@ def expect_corner_asked_for(phone: Phone) -> None:
     expect(phone.tid("scan-confirm")).to_be_disabled()
     expect(phone.tid("scan-confirm-what")).to_have_text("1 card to add first")
     expect(phone.tid("scan-legend").locator(".lg-unread")).to_have_text("can’t read")
+    # the corner stays in sight: no label covers its box, and its "?" sits beside it
+    corner = phone.tid("scan-unread-box-0").bounding_box()
+    assert corner is not None
+    for k in range(phone.page.locator(".scan-label").count()):
+        other = phone.page.locator(".scan-label").nth(k).bounding_box()
+        assert other is not None
+        assert not (other["x"] < corner["x"] + corner["width"] - 1
+                    and corner["x"] < other["x"] + other["width"] - 1
+                    and other["y"] < corner["y"] + corner["height"] - 1
+                    and corner["y"] < other["y"] + other["height"] - 1), (k, other, corner)
+    mark = label.bounding_box()
+    assert mark is not None
+    assert abs(mark["y"] - corner["y"]) < corner["height"] + mark["height"]
+    assert abs(mark["x"] - (corner["x"] + corner["width"])) < 2 * mark["width"] + 8
 
 
 def test_a_corner_not_read_is_added_from_its_mark_and_scored(

@@ -74,8 +74,10 @@ export function renderOverlay(bad) {
 
 /**
  * Labels go just below their box (the index in the card's top corner stays visible), or
- * above it when that is free; one that would cover another moves down a row, so a fan of
- * overlapping cards gets a readable stack of labels.
+ * above it when that is free, else beside it; one that would cover another moves down a
+ * row, so a fan of overlapping cards gets a readable stack of labels. A corner the reader
+ * could not read (an unread mark of kind "index") is what the players must look at: its box
+ * is kept clear of every label, and its "?" is placed first, beside it.
  */
 export function layoutLabels() {
   if (!review?.nat) return;
@@ -83,40 +85,54 @@ export function layoutLabels() {
   const W = ov.clientWidth;
   const H = ov.clientHeight;
   if (!W || !H) return;
-  const placed = [];
-  const hits = (x, y, w, ht) => placed.find((p) => x < p.x + p.w + 2 && p.x < x + w + 2 && y < p.y + p.h + 2 && p.y < y + ht + 2);
+  const sx = W / review.nat.w;
+  const sy = H / review.nat.h;
   const boxOf = (el) => el.dataset.box.split(',').map(Number);
+  const corner = (el) => el.dataset.kind === 'index';
   const labels = [...ov.querySelectorAll('.scan-label')];
+  // kept clear: the corners no card was read from
+  const placed = labels.filter(corner).map((el) => {
+    const b = boxOf(el);
+    return { x: b[0] * sx, y: b[1] * sy, w: (b[2] - b[0]) * sx, h: (b[3] - b[1]) * sy };
+  });
+  const hits = (x, y, w, ht) => placed.find((p) => x < p.x + p.w + 2 && p.x < x + w + 2 && y < p.y + p.h + 2 && p.y < y + ht + 2);
   labels.sort((a, b) => {
     const ba = boxOf(a);
     const bb = boxOf(b);
-    return ba[3] - bb[3] || ba[0] - bb[0];
+    return corner(b) - corner(a) || ba[3] - bb[3] || ba[0] - bb[0];
   });
   for (const el of labels) {
     const b = boxOf(el);
     const lw = el.offsetWidth;
     const lh = el.offsetHeight;
-    const x = Math.max(0, Math.min(W - lw, (b[0] / review.nat.w) * W));
-    const top = (b[1] / review.nat.h) * H;
-    const bottom = (b[3] / review.nat.h) * H;
+    const left = b[0] * sx;
+    const right = b[2] * sx;
+    const top = b[1] * sy;
+    const bottom = b[3] * sy;
+    const x = Math.max(0, Math.min(W - lw, left));
     const clampY = (y) => Math.max(0, Math.min(H - lh, y));
-    const tries = [bottom + 3, top - lh - 3].filter((y) => y >= 0 && y <= H - lh);
-    let y = tries.find((t) => !hits(x, t, lw, lh));
-    if (y === undefined) {
-      y = clampY(tries[0] ?? bottom - lh - 3);
+    const below = { x, y: bottom + 3 };
+    const above = { x, y: top - lh - 3 };
+    const besideR = { x: right + 3, y: clampY(top) };
+    const besideL = { x: left - lw - 3, y: clampY(top) };
+    const order = corner(el) ? [besideR, besideL, below, above] : [below, above, besideR, besideL];
+    const tries = order.filter((p) => p.x >= 0 && p.x <= W - lw && p.y >= 0 && p.y <= H - lh);
+    let spot = tries.find((p) => !hits(p.x, p.y, lw, lh));
+    if (spot === undefined) {
+      spot = { x, y: clampY(bottom + 3 <= H - lh ? bottom + 3 : top - lh - 3) };
       for (let n = 0; n < 12; n++) {
-        const hit = hits(x, y, lw, lh);
+        const hit = hits(spot.x, spot.y, lw, lh);
         if (!hit) break;
-        y = hit.y + hit.h + 3;
-        if (y + lh > H) {
-          y = H - lh;
+        spot.y = hit.y + hit.h + 3;
+        if (spot.y + lh > H) {
+          spot.y = H - lh;
           break;
         }
       }
     }
-    placed.push({ x, y, w: lw, h: lh });
-    el.style.left = `${x}px`;
-    el.style.top = `${y}px`;
+    placed.push({ x: spot.x, y: spot.y, w: lw, h: lh });
+    el.style.left = `${spot.x}px`;
+    el.style.top = `${spot.y}px`;
   }
 }
 

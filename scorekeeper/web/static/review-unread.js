@@ -10,7 +10,8 @@ import { fill, h } from './util.js';
 /** The scan's unread boxes as the review keeps them (numbered from 1 as the photo shows). */
 export function unreadMarks(result) {
   return (Array.isArray(result?.unread) ? result.unread : [])
-    .filter((m) => validBox(m?.box)).map((m, key) => ({ key, n: key + 1, box: m.box.map(Number) }));
+    .filter((m) => validBox(m?.box))
+    .map((m, key) => ({ key, n: key + 1, box: m.box.map(Number), kind: m.kind === 'index' ? 'index' : 'card' }));
 }
 
 /** A mark is answered once a card was added from it (the picker keeps its box). */
@@ -41,7 +42,7 @@ export function unreadOverlay(place) {
       addUnread(m.key);
     };
     boxes.push(h('div', { class: 'scan-box unread', testid: `scan-unread-box-${m.key}`, style: place(m.box), onclick: open }));
-    labels.push(h('div', { class: 'scan-label unread', testid: `scan-unread-label-${m.key}`, 'data-box': m.box.join(',') },
+    labels.push(h('div', { class: 'scan-label unread', testid: `scan-unread-label-${m.key}`, 'data-box': m.box.join(','), 'data-kind': m.kind },
       h('button', { type: 'button', class: 'scan-label-main', 'aria-label': t('scan.unreadAdd', { n: m.n }), onclick: open }, tag(m))));
   }
   return { boxes, labels };
