@@ -45,6 +45,7 @@ from tests.test_browser import (  # noqa: F401  (browser, phones, server: fixtur
     totals,
 )
 from tests.test_browser_scan import SCAN_IMAGE, chip_cards, wait_photo
+from tests.test_browser_scan_unread import add_at_mark
 
 pytestmark = pytest.mark.browser
 
@@ -144,10 +145,7 @@ def test_a_corner_not_read_is_added_from_its_mark_and_scored(
     shot(admin, "index-mark-390.png")
 
     # the "?" opens the picker on the corner; the J♠ picked lies there, the mark answered
-    admin.tid("scan-unread-label-0").locator("button").click()
-    expect(admin.tid("scan-picker-title")).to_have_text("Add a card")
-    admin.tid("scan-suit-S").click()
-    admin.tid("scan-rank-J").click()
+    add_at_mark(admin, "S", "J")
     expect(admin.tid("scan-box-7")).to_have_attribute("data-card", "JS")
     expect(admin.tid("scan-label-7")).to_have_attribute("data-box", CORNER_ATTR)
     expect(admin.tid("scan-unread")).to_be_hidden()
@@ -222,9 +220,7 @@ def test_the_real_reader_marks_the_jack_of_spades_corner(tmp_path: Path, browser
         wait_photo(admin)
         expect_corner_asked_for(admin)
         shot(admin, "index-mark-real.png")
-        admin.tid("scan-unread-label-0").locator("button").click()
-        admin.tid("scan-suit-S").click()
-        admin.tid("scan-rank-J").click()
+        add_at_mark(admin, "S", "J")
         expect(admin.tid("scan-confirm")).to_be_enabled()
         admin.tid("scan-confirm").click()
         assert chip_cards(admin.tid("zone-hand")) == sorted(["AC", "KH", "JS", "KH", "9S"])

@@ -39,6 +39,14 @@ from tests.test_browser_scan import (
 pytestmark = pytest.mark.browser
 
 
+def add_at_mark(phone: Phone, suit: str, rank: str, key: int = 0) -> None:
+    """Tap mark `key`'s "?" and pick the card there in the picker that opens."""
+    phone.tid(f"scan-unread-label-{key}").locator("button").click()
+    expect(phone.tid("scan-picker-title")).to_have_text("Add a card")
+    phone.tid(f"scan-suit-{suit}").click()
+    phone.tid(f"scan-rank-{rank}").click()
+
+
 def test_a_card_seen_but_not_read_is_asked_for(server: Server,
                                                 phones: tuple[Phone, Phone]) -> None:
     admin, _ = phones
@@ -67,10 +75,7 @@ def test_a_card_seen_but_not_read_is_asked_for(server: Server,
     shot(admin, "scan-unread.png")
 
     # its "?" opens the picker on that box; the card picked lies there, the mark answered
-    admin.tid("scan-unread-label-0").locator("button").click()
-    expect(admin.tid("scan-picker-title")).to_have_text("Add a card")
-    admin.tid("scan-suit-D").click()
-    admin.tid("scan-rank-7").click()
+    add_at_mark(admin, "D", "7")
     expect(admin.tid("scan-box-6")).to_have_attribute("data-card", "7D")
     expect(admin.tid("scan-unread-box-0")).to_have_count(0)
     expect(admin.tid("scan-unread")).to_contain_text("1 card here I cannot read: add it")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from scorekeeper.web.http.connections import Guard
+from scorekeeper.web.http.guard import Guard
 from scorekeeper.web.http.heads import MALFORMED, head_too_large
 
 LINE = len(b"DELETE  HTTP/1.1\r\n\r\n")  # a request line and the blank line, less the target
