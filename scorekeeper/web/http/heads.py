@@ -10,11 +10,13 @@ as the app says its own, before the app ever sees the request (none reached it).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
 import h11
 from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE  # what uvicorn gives h11 too
+from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from scorekeeper.web.refusals.body import refusal_body
@@ -42,17 +44,29 @@ MALFORMED = refusal("400 Bad Request", "request_malformed",
                     "the request cannot be read: it is not HTTP/1.1")
 
 
-class HeadCheckedH11Protocol(H11Protocol):
+class HeadRefusals:
+    """What both parsers' protocols share: the head's limit, as uvicorn gives it to h11
+    (server_config sets it), and a refusal written before the connection closes."""
+
+    config: Config
+    transport: asyncio.Transport
+
+    @property
+    def _limit(self) -> int:
+        size = self.config.h11_max_incomplete_event_size
+        return size if size is not None else DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
+
+    def _refuse(self, answer: bytes) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(answer)
+            self.transport.close()
+
+
+class HeadCheckedH11Protocol(HeadRefusals, H11Protocol):
     """uvicorn's h11 protocol, refusing a head over the limit however it arrives (431) and
     saying its refusals as JSON."""
 
     _head = 0  # bytes received since this connection began waiting for a request head
-
-    @property
-    def _limit(self) -> int:
-        """The head's limit, as uvicorn gives it to h11."""
-        size = self.config.h11_max_incomplete_event_size
-        return size if size is not None else DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
 
     def data_received(self, data: bytes) -> None:
         if self._over_limit(data):
@@ -85,8 +99,3 @@ class HeadCheckedH11Protocol(H11Protocol):
             return
         too_large = len(self.conn.trailing_data[0]) > self._limit
         self._refuse(head_too_large(self._limit) if too_large else MALFORMED)
-
-    def _refuse(self, answer: bytes) -> None:
-        if not self.transport.is_closing():
-            self.transport.write(answer)
-            self.transport.close()

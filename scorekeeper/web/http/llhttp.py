@@ -15,12 +15,12 @@ import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from scorekeeper.web.http.guard import Guard
-from scorekeeper.web.http.heads import MALFORMED, head_too_large
+from scorekeeper.web.http.heads import MALFORMED, HeadRefusals, head_too_large
 
 LINE = len(b"DELETE  HTTP/1.1\r\n\r\n")  # a request line and the blank line, less the target
 
 
-class HeadCheckedHttpToolsProtocol(HttpToolsProtocol):
+class HeadCheckedHttpToolsProtocol(HeadRefusals, HttpToolsProtocol):
     """uvicorn's httptools protocol, refusing a head over the limit (431) and what is not
     HTTP (400) as JSON."""
 
@@ -29,11 +29,6 @@ class HeadCheckedHttpToolsProtocol(HttpToolsProtocol):
     _received = 0  # bytes received since the last request ended (a head's upper bound)
     _parsed = 0  # the head's bytes as llhttp has handed them over
     _too_large = False
-
-    @property
-    def _limit(self) -> int:
-        """The head's limit, the one uvicorn gives h11 (set in server_config)."""
-        return self.config.h11_max_incomplete_event_size or 16 * 1024
 
     def data_received(self, data: bytes) -> None:
         if not self._in_body:
@@ -76,11 +71,6 @@ class HeadCheckedHttpToolsProtocol(HttpToolsProtocol):
             super().send_400_response(msg)
             return
         self._refuse(head_too_large(self._limit) if self._too_large else MALFORMED)
-
-    def _refuse(self, answer: bytes) -> None:
-        if not self.transport.is_closing():
-            self.transport.write(answer)
-            self.transport.close()
 
 
 class GuardedHttpToolsProtocol(Guard, HeadCheckedHttpToolsProtocol):
