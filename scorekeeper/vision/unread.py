@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scorekeeper.vision.detectors.base import Detection
-from scorekeeper.vision.pairing import Box, PhysicalCard, box_iou
+from scorekeeper.vision.pairing import Box, PhysicalCard, box_iou, point_in_box
 
 
 @dataclass(frozen=True)
@@ -85,11 +85,6 @@ def unread_cards(bodies: Iterable[Detection], read: Sequence[PhysicalCard],
     return out
 
 
-def _centre_in(box: Sequence[float], other: Sequence[float]) -> bool:
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return other[0] <= x <= other[2] and other[1] <= y <= other[3]
-
-
 def unread_indices(indices: Iterable[Detection], read: Sequence[PhysicalCard],
                    marked: Sequence[Unread] = (), rule: UnreadRule = RULE) -> list[Unread]:
     """The index boxes among `indices` (the detector's, before any reading) that no card of
@@ -98,15 +93,13 @@ def unread_indices(indices: Iterable[Detection], read: Sequence[PhysicalCard],
     Explained: its centre lies in an index a card was read or offered from (the same corner
     looked at twice), or most of it lies in a read card's span where that span is more than
     one index (a card read from two corners or with its body: its other corner, a pip)."""
-    if rule.index_conf > 1.0:
-        return []
     taken = [r.det.box for card in read for r in card.indices]
     spans = [card.box for card in read if all(card.box != r.det.box for r in card.indices)]
     out: list[Unread] = []
     for det in sorted(indices, key=lambda d: -d.conf):
         if det.conf < rule.index_conf:
             break
-        if any(_centre_in(det.box, t) for t in taken):
+        if any(point_in_box(det.centre, t) for t in taken):
             continue
         if any(share_inside(det.box, s) >= rule.own_share for s in spans):
             continue
