@@ -89,13 +89,19 @@ def ask(reads: Path, where: Path, real: Path | None, models: Path,
     return out
 
 
+def _agrees(o: Opinions, name: str) -> bool:
+    """Opinion `name` was asked and its surest name is the card read (the card's own
+    probability is the top one)."""
+    return name in o and o[name][2] >= o[name][1]
+
+
 def agree_share(o: Opinions, names: Sequence[str]) -> float:
     """The share of opinions `names` whose surest name is the card read (1 where the
     card has no opinions: nothing to veto with)."""
     asked = [n for n in names if n in o]
     if not asked:
         return 1.0
-    return sum(o[n][2] >= o[n][1] for n in asked) / len(asked)
+    return sum(_agrees(o, n) for n in asked) / len(asked)
 
 
 Score = Callable[[float, Opinions, ReadCard], float]
@@ -154,8 +160,6 @@ def weigh(cards: Sequence[tuple[float, Opinions, ReadCard]], score: Score,
     return " | ".join(parts)
 
 
-def _agrees(o: Opinions, name: str) -> bool:
-    return name in o and o[name][2] >= o[name][1]
 
 
 MOVED = ("wide", "tight", "left", "right", "up", "down", "tilt_l", "tilt_r")
@@ -202,7 +206,7 @@ def disputed(o: Opinions, card: ReadCard, rule: str = "second") -> bool:
     looks, exempt = RULES[rule]
     if exempt and card.path == "second":
         return False
-    return any(n in o and o[n][2] < o[n][1] for n in looks)
+    return any(n in o and not _agrees(o, n) for n in looks)
 
 
 def with_disputes(scenes: Sequence[SceneReads], asked: Sequence[Sequence[Opinions]],

@@ -71,8 +71,7 @@ def eval_fans(reader: Any, root: Path, limit: int | None = None,
     spy = DetectionTrace(reader)
     try:
         for meta in sorted((root / "cards").glob("*.json"))[:limit]:
-            codes |= {t["card"] for t in fan_truth(read_labels(meta)).values()}
-            s = _score(reader, spy, root, meta, bands, offers, reads)
+            s = _score(reader, spy, root, meta, bands, offers, codes, reads)
             strays += s[0]
             scenes += 1
             clean += s[1]
@@ -111,13 +110,14 @@ def asked_truth(objects: list[dict[str, Any]], fans: bool) -> dict[int, dict[str
 
 
 def _score(reader: Any, spy: DetectionTrace, root: Path, meta: Path,
-           bands: dict[str, dict[str, Any]], offers: Counter[str],
+           bands: dict[str, dict[str, Any]], offers: Counter[str], codes: set[str],
            reads: list[SceneReads] | None = None) -> tuple[int, bool]:
-    """One scene into `bands` and `offers` (its "maybe" cards: `right` where one names a
-    card under 40 % covered that was not read, `other` elsewhere); (its strays, whether it
-    needs no correction)."""
+    """One scene into `bands`, `offers` (its "maybe" cards: `right` where one names a card
+    under 40 % covered that was not read, `other` elsewhere) and `codes` (the faces it
+    shows); (its strays, whether it needs no correction)."""
     objects = read_labels(meta)
     truth = fan_truth(objects)
+    codes |= {t["card"] for t in truth.values()}
     image = load_image(root / "images" / f"{meta.stem}.jpg")
     result = reader.read(image)
     ids = list(truth)
