@@ -26,14 +26,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from scorekeeper.rules.cards import parse_cards
+from scorekeeper.rules.cards import RANKS, SUITS, parse_cards
 from scorekeeper.settings import Settings
 from scorekeeper.store import GameStore
 from scorekeeper.web.app import create_app
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
-DECK = [f"{rank}{suit}" for suit in "CDHS"
-        for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+DECK = [rank + suit for suit in SUITS for rank in RANKS]  # one deck's codes, as the rules read them
 
 
 def hand(rng: random.Random, variant: str, players: list[dict[str, Any]]) -> dict[str, Any]:
