@@ -6,6 +6,7 @@ import pytest
 
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.cards import full_deck
+from scorekeeper.rules.rummy import collect
 from tests.helpers_score import p, row, score
 
 
@@ -119,3 +120,23 @@ def test_a_full_deal_left_in_hand_is_scored(variant: str, counts: tuple[int, ...
         start += n
     r = score(variant, p("Ann", went_out=True), *losers)
     assert row(r, "Ann")["points"] == sum(x["deadwood"] for x in r["players"][1:])
+
+
+@pytest.mark.parametrize(("out", "rummy", "lowest", "collector", "taken", "points"), [
+    ("Ann", False, False, "Ann", {"Bob": 16, "Cat": 19}, 35),
+    ("Ann", True, False, "Ann", {"Bob": 16, "Cat": 19}, 70),     # the bonus is the base again
+    (None, False, True, "Bob", {"Ann": 30, "Cat": 19}, 49),      # ran dry: the lowest, alone
+    (None, False, False, None, {}, 0),                           # ran dry, nobody collects
+])
+def test_collect_is_what_scoring_and_the_sheet_share(out: str | None, rummy: bool,
+                                                      lowest: bool, collector: str | None,
+                                                      taken: dict[str, int], points: int) -> None:
+    held = {"Ann": 0 if out else 30, "Bob": 16, "Cat": 19}
+    took = collect(held, out, rummy, lowest_collects=lowest)
+    assert (took.collector, took.taken, took.points) == (collector, taken, points)
+    assert took.bonus == (took.base if rummy else 0)
+
+
+def test_collect_tie_for_lowest_has_no_collector() -> None:
+    took = collect({"Ann": 12, "Bob": 12, "Cat": 30}, None, False, lowest_collects=True)
+    assert took.collector is None and took.points == 0

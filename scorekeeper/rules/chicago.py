@@ -102,7 +102,7 @@ def instant_win(cards: list[Card], s: ChicagoSettings) -> bool:
 def score(players: list[PlayerHand], s: ChicagoSettings, *,
           complete: bool = True) -> dict[str, Any]:
     _check(players, s, complete)
-    ender = next(p for p in players if p.knocked or p.rummy)
+    ender = next(p for p in players if ends_hand(p))
     solved = {p.name: best_hand(list(p.hand), s, knocker=p is ender) for p in players}
     dw = {p.name: solved[p.name][0].deadwood if p.held is None else p.held for p in players}
     if ender.rummy and dw[ender.name]:
@@ -163,7 +163,7 @@ def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> Non
             raise RulesError(f"{p.name}: {p.held} points of deadwood is not possible; "
                              f"seven cards are worth at most {MAX_DEADWOOD}", "deadwood_too_high",
                              player=p.name, points=p.held, max=MAX_DEADWOOD)
-    enders = [p.name for p in players if p.knocked or p.rummy]
+    enders = [p.name for p in players if ends_hand(p)]
     if len(enders) != 1:
         raise RulesError("exactly one player must have knocked or gone rummy, got "
                          + (", ".join(enders) if enders else "none"),
@@ -175,7 +175,7 @@ def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> Non
             continue
         if complete:
             _check_complete(p)
-        elif len(p.hand) > SEVEN and not (_ends(p) and len(p.hand) == SEVEN + 1):
+        elif len(p.hand) > SEVEN and not (ends_hand(p) and len(p.hand) == SEVEN + 1):
             raise RulesError(f"{p.name} shows {len(p.hand)} cards: only the player who knocked "
                              "or went rummy may show 8", "eight_cards_ender_only", player=p.name,
                              count=len(p.hand))
@@ -184,7 +184,7 @@ def _check(players: list[PlayerHand], s: ChicagoSettings, complete: bool) -> Non
 def _check_complete(p: PlayerHand) -> None:
     """Every card is scored, so a hand with cards missing would score too low: refuse it."""
     n = len(p.hand)
-    if n == SEVEN or (_ends(p) and n == SEVEN + 1):
+    if n == SEVEN or (ends_hand(p) and n == SEVEN + 1):
         return
     if n == SEVEN + 1:
         raise RulesError(f"{p.name} holds 8 cards, but only the player who knocked or went "
@@ -195,8 +195,9 @@ def _check_complete(p: PlayerHand) -> None:
                      "chicago_hand_size", player=p.name, n=n)
 
 
-def _ends(p: PlayerHand) -> bool:
-    """The player who ends the hand has drawn an eighth card and may show it."""
+def ends_hand(p: PlayerHand) -> bool:
+    """The player who ends the hand (knocks or goes rummy) has drawn an eighth card and may
+    show it; the rules sheet names the same player."""
     return p.knocked or p.rummy
 
 

@@ -61,7 +61,7 @@ def _chicago_breakdown(players: list[PlayerHand], s: ChicagoSettings, result: Sc
                        value: Value) -> Explained:
     rows = rows_by_name(result)
     knock = result.get("knock")
-    ender = knock["player"] if knock else next((p.name for p in players if p.rummy), None)
+    ender = next((p.name for p in players if chicago.ends_hand(p)), None)
     out = []
     for p in players:
         row = rows[p.name]
@@ -107,19 +107,17 @@ def _rummy_breakdown(players: list[PlayerHand], s: rummy.RummyFamily, result: Sc
                      value: Value) -> Explained:
     rows = rows_by_name(result)
     out_player = result.get("went_out")
-    # the player who collects: who went out, or the lowest hand of a hand that ran dry
-    collector = out_player or next((n for n, r in rows.items() if r["points"] > 0), None)
-    worth = {p.name: rummy.held_points(p, s) for p in players}
+    # the scoring's own arithmetic on the hands' worth as scored: who collects, and what
+    took = rummy.collect({n: r["deadwood"] for n, r in rows.items()}, out_player,
+                         bool(result.get("rummy")), lowest_collects=s.lowest_collects)
     out = []
     for p in players:
         parts = _held(p, value, counts=False)
-        if p.name == collector:
-            gains = [Part("collected", worth[q.name], worth[q.name], source=q.name)
-                     for q in players if q.name != p.name]
-            base = sum(g.points for g in gains)
-            parts += gains
+        if p.name == took.collector:
+            parts += [Part("collected", took.taken[q.name], took.taken[q.name], source=q.name)
+                      for q in players if q.name != p.name]
             if result.get("rummy"):
-                parts.append(Part("rummy_bonus", (rummy.RUMMY_FACTOR - 1) * base, base))
+                parts.append(Part("rummy_bonus", took.bonus, took.base))
         row = rows[p.name]
         out.append(PlayerBreakdown(p.name, row["points"], row["total"], parts))
     ending: HandEnding = (("rummy" if result.get("rummy") else "went_out") if out_player

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.rules.cards import ACE, Card, pip_value
@@ -39,23 +40,52 @@ def score(players: list[PlayerHand], s: RummyFamily,
     variant = s.variant
     winner = _check(players, variant, complete, s)
     held = {p.name: held_points(p, s) for p in players}
+    took = collect(held, winner.name if winner else None, bool(winner and winner.rummy),
+                   lowest_collects=s.lowest_collects)
     gains = dict.fromkeys(held, 0)
-    extra: dict[str, Any] = {}
-    if winner is not None:
-        doubled = RUMMY_FACTOR if winner.rummy else 1
-        gains[winner.name] = doubled * sum(v for n, v in held.items() if n != winner.name)
-        extra["went_out"] = winner.name
-        extra["rummy"] = winner.rummy
-    else:  # Rummy 10-card: the stock ran out a third time
-        extra["exhausted"] = True
-        low = min(held.values())
-        lowest = [n for n, v in held.items() if v == low]
-        if s.lowest_collects and len(lowest) == 1:
-            gains[lowest[0]] = sum(v for n, v in held.items() if n != lowest[0])
+    if took.collector is not None:
+        gains[took.collector] = took.points
+    extra: dict[str, Any] = ({"went_out": winner.name, "rummy": winner.rummy} if winner
+                             else {"exhausted": True})  # 10-card: the stock ran out a third time
     rows = [player_result(p.name, gains[p.name], p.total + gains[p.name], deadwood=held[p.name],
                           melds=[], unmelded=p.hand, **({"typed": True} if p.typed else {}))
             for p in players]
     return hand_result(rows, **_outcome(rows, s, hand_number), **extra)
+
+
+@dataclass(frozen=True)
+class Collection:
+    """Who collects the hand and from whom: the scoring and the rules sheet both read it."""
+
+    collector: str | None  # None: a hand that ran dry with no single lowest (or nobody collects)
+    taken: dict[str, int]  # each other player's hand, worth to the collector
+    factor: int  # RUMMY_FACTOR for going rummy, else 1
+
+    @property
+    def base(self) -> int:
+        return sum(self.taken.values())
+
+    @property
+    def bonus(self) -> int:
+        return (self.factor - 1) * self.base
+
+    @property
+    def points(self) -> int:
+        return self.base + self.bonus
+
+
+def collect(held: dict[str, int], went_out: str | None, rummy: bool, *,
+            lowest_collects: bool) -> Collection:
+    """The collector takes every other hand (`held`: what each is worth): the player who went
+    out (doubled for going rummy), or where the stock ran dry the single lowest hand when the
+    settings say so."""
+    collector = went_out
+    if collector is None and lowest_collects:
+        low = min(held.values())
+        lowest = [n for n, v in held.items() if v == low]
+        collector = lowest[0] if len(lowest) == 1 else None
+    taken = {n: v for n, v in held.items() if n != collector} if collector is not None else {}
+    return Collection(collector, taken, RUMMY_FACTOR if went_out is not None and rummy else 1)
 
 
 def held_points(p: PlayerHand, s: RummyFamily) -> int:
