@@ -59,6 +59,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/scorekeeper bench rules
 	$(BIN)/scorekeeper bench vision
 	$(BIN)/python benchmarks/bench_events.py
+	$(BIN)/python benchmarks/bench_stats.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
