@@ -114,7 +114,15 @@ def expect_corner_asked_for(phone: Phone) -> None:
     expect(phone.tid("scan-count")).to_have_text("7 cards")
     expect(phone.tid("scan-confirm")).to_be_disabled()
     expect(phone.tid("scan-confirm-what")).to_have_text("1 card to add first")
-    expect(phone.tid("scan-legend").locator(".lg-unread")).to_have_text("can’t read")
+    # a corner is marked apart from a card's body: brackets, not a dashed box, and its own
+    # line in the legend (the body's "can’t read" only while a body mark is there)
+    box = phone.tid("scan-unread-box-0")
+    expect(box).to_have_class("scan-box unread corner")
+    assert box.evaluate("el => getComputedStyle(el).borderTopStyle") == "none"
+    expect(phone.tid("scan-legend").locator(".lg-corner")).to_have_text("corner can’t read")
+    expect(phone.tid("scan-legend").locator(".lg-unread")).to_have_count(0)
+    expect(phone.tid("scan-unread-label-0").locator("button")).to_have_attribute(
+        "aria-label", "Add the card at corner mark 1")
     # the corner stays in sight: no label covers its box, and its "?" sits beside it
     corner = phone.tid("scan-unread-box-0").bounding_box()
     assert corner is not None
@@ -150,7 +158,7 @@ def test_a_corner_not_read_is_added_from_its_mark_and_scored(
     expect(admin.tid("scan-label-7")).to_have_attribute("data-box", CORNER_ATTR)
     expect(admin.tid("scan-unread")).to_be_hidden()
     expect(admin.tid("scan-unread-box-0")).to_have_count(0)
-    expect(admin.tid("scan-legend").locator(".lg-unread")).to_have_count(0)
+    expect(admin.tid("scan-legend").locator(".lg-corner")).to_have_count(0)
     expect(admin.tid("scan-count")).to_have_text("8 cards")
     expect(admin.tid("scan-confirm")).to_be_enabled()
     expect(admin.tid("scan-confirm-what")).to_have_text("1 meld + 5 in hand")

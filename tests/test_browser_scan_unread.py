@@ -70,6 +70,9 @@ def test_a_card_seen_but_not_read_is_asked_for(server: Server,
     expect(admin.tid("scan-confirm")).to_be_disabled()
     expect(admin.tid("scan-confirm-what")).to_have_text("2 cards to add first")
     expect(admin.tid("scan-legend").locator(".lg-unread")).to_have_text("can’t read")
+    expect(admin.tid("scan-legend").locator(".lg-corner")).to_have_count(0)  # no corner mark
+    assert admin.tid("scan-unread-box-0").evaluate(
+        "el => getComputedStyle(el).borderTopStyle") == "dashed"  # a body: the whole box
     expect(admin.tid("scan-legend").locator(".lg-bad")).to_have_count(0)  # none impossible
     admin.tid("scan-unread").scroll_into_view_if_needed()
     shot(admin, "scan-unread.png")

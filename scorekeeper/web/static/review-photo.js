@@ -77,7 +77,8 @@ export function renderOverlay(bad) {
  * above it when that is free, else beside it; one that would cover another moves down a
  * row, so a fan of overlapping cards gets a readable stack of labels. A corner the reader
  * could not read (an unread mark of kind "index") is what the players must look at: its box
- * is kept clear of every label, and its "?" is placed first, beside it.
+ * is kept clear of every label, and its "?" is placed first, beside it. The labels are sized
+ * in rem (app.css), so they grow with the phone's text size; the gaps between them grow too.
  */
 export function layoutLabels() {
   if (!review?.nat) return;
@@ -87,6 +88,9 @@ export function layoutLabels() {
   if (!W || !H) return;
   const sx = W / review.nat.w;
   const sy = H / review.nat.h;
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const gap = (3 * rem) / 16; // 3 px at the default text size
+  const clear = (2 * rem) / 16; // how far a label keeps off what it must not cover
   const boxOf = (el) => el.dataset.box.split(',').map(Number);
   const corner = (el) => el.dataset.kind === 'index';
   const labels = [...ov.querySelectorAll('.scan-label')];
@@ -95,7 +99,7 @@ export function layoutLabels() {
     const b = boxOf(el);
     return { x: b[0] * sx, y: b[1] * sy, w: (b[2] - b[0]) * sx, h: (b[3] - b[1]) * sy };
   });
-  const hits = (x, y, w, ht) => placed.find((p) => x < p.x + p.w + 2 && p.x < x + w + 2 && y < p.y + p.h + 2 && p.y < y + ht + 2);
+  const hits = (x, y, w, ht) => placed.find((p) => x < p.x + p.w + clear && p.x < x + w + clear && y < p.y + p.h + clear && p.y < y + ht + clear);
   labels.sort((a, b) => {
     const ba = boxOf(a);
     const bb = boxOf(b);
@@ -111,29 +115,58 @@ export function layoutLabels() {
     const bottom = b[3] * sy;
     const x = Math.max(0, Math.min(W - lw, left));
     const clampY = (y) => Math.max(0, Math.min(H - lh, y));
-    const below = { x, y: bottom + 3 };
-    const above = { x, y: top - lh - 3 };
-    const besideR = { x: right + 3, y: clampY(top) };
-    const besideL = { x: left - lw - 3, y: clampY(top) };
+    const below = { x, y: bottom + gap };
+    const above = { x, y: top - lh - gap };
+    const besideR = { x: right + gap, y: clampY(top) };
+    const besideL = { x: left - lw - gap, y: clampY(top) };
     const order = corner(el) ? [besideR, besideL, below, above] : [below, above, besideR, besideL];
     const tries = order.filter((p) => p.x >= 0 && p.x <= W - lw && p.y >= 0 && p.y <= H - lh);
     let spot = tries.find((p) => !hits(p.x, p.y, lw, lh));
     if (spot === undefined) {
-      spot = { x, y: clampY(bottom + 3 <= H - lh ? bottom + 3 : top - lh - 3) };
+      spot = { x, y: clampY(bottom + gap <= H - lh ? bottom + gap : top - lh - gap) };
       for (let n = 0; n < 12; n++) {
         const hit = hits(spot.x, spot.y, lw, lh);
         if (!hit) break;
-        spot.y = hit.y + hit.h + 3;
+        spot.y = hit.y + hit.h + gap;
         if (spot.y + lh > H) {
           spot.y = H - lh;
           break;
         }
       }
+      if (hits(spot.x, spot.y, lw, lh)) spot = freeSpot(spot, { left, right, top, bottom, lw, lh, W, H, gap }, placed);
     }
     placed.push({ x: spot.x, y: spot.y, w: lw, h: lh });
     el.style.left = `${spot.x}px`;
     el.style.top = `${spot.y}px`;
   }
+}
+
+/**
+ * The stack ran off the photo (large text, a crowded fan): the free place nearest the box,
+ * tried beside the box, at the photo's edges and against every label already placed; none
+ * free: the place that covers least of the others.
+ */
+function freeSpot(spot, { left, right, top, bottom, lw, lh, W, H, gap }, placed) {
+  const xs = [spot.x, right + gap, left - lw - gap, 0, W - lw];
+  const ys = [spot.y, top, bottom - lh, 0, H - lh];
+  for (const p of placed) {
+    xs.push(p.x + p.w + gap, p.x - lw - gap, p.x);
+    ys.push(p.y + p.h + gap, p.y - lh - gap, p.y);
+  }
+  const span = (a, aw, b, bw) => Math.max(0, Math.min(a + aw + gap, b + bw) - Math.max(a, b - gap));
+  const covered = (x, y) => placed.reduce((sum, p) => sum + span(x, lw, p.x, p.w) * span(y, lh, p.y, p.h), 0);
+  const apart = (x, y) => Math.hypot(Math.max(0, left - x - lw, x - right), Math.max(0, top - y - lh, y - bottom));
+  let best = null;
+  for (const x of xs) {
+    if (x < 0 || x > W - lw) continue;
+    for (const y of ys) {
+      if (y < 0 || y > H - lh) continue;
+      const c = covered(x, y);
+      const d = apart(x, y);
+      if (!best || c < best.c || (c === best.c && d < best.d)) best = { x, y, c, d };
+    }
+  }
+  return best ? { x: best.x, y: best.y } : spot;
 }
 
 function typicalSize() {

@@ -32,6 +32,11 @@ export function dismissUnread(key) {
   renderReview();
 }
 
+/** A corner seen but not read (kind "index") is marked by corner brackets, a card's body
+ * by a whole dashed box: the two ask the players to look for different things. */
+const corner = (m) => m.kind === 'index';
+const addLabel = (m) => t(corner(m) ? 'scan.unreadAddCorner' : 'scan.unreadAdd', { n: m.n });
+
 /** The marks' boxes and labels for the photo's overlay (review-photo.js lays them out). */
 export function unreadOverlay(place) {
   const boxes = [];
@@ -41,9 +46,10 @@ export function unreadOverlay(place) {
       ev.stopPropagation();
       addUnread(m.key);
     };
-    boxes.push(h('div', { class: 'scan-box unread', testid: `scan-unread-box-${m.key}`, style: place(m.box), onclick: open }));
-    labels.push(h('div', { class: 'scan-label unread', testid: `scan-unread-label-${m.key}`, 'data-box': m.box.join(','), 'data-kind': m.kind },
-      h('button', { type: 'button', class: 'scan-label-main', 'aria-label': t('scan.unreadAdd', { n: m.n }), onclick: open }, tag(m))));
+    const cls = `unread${corner(m) ? ' corner' : ''}`;
+    boxes.push(h('div', { class: `scan-box ${cls}`, testid: `scan-unread-box-${m.key}`, 'data-kind': m.kind, style: place(m.box), onclick: open }));
+    labels.push(h('div', { class: `scan-label ${cls}`, testid: `scan-unread-label-${m.key}`, 'data-box': m.box.join(','), 'data-kind': m.kind },
+      h('button', { type: 'button', class: 'scan-label-main', 'aria-label': addLabel(m), onclick: open }, tag(m))));
   }
   return { boxes, labels };
 }
@@ -62,13 +68,13 @@ export function renderUnread() {
       h('strong', {}, t('scan.unread', { n: marks.length })),
       h('span', { class: 'muted small' }, t('scan.unreadHint'))),
     h('div', { class: 'scan-chips' }, marks.map((m) => h('div', { class: 'scan-chip unread', testid: `scan-unread-chip-${m.key}` },
-      h('button', { type: 'button', class: 'scan-chip-main', 'aria-label': t('scan.unreadAdd', { n: m.n }), onclick: () => addUnread(m.key) },
+      h('button', { type: 'button', class: 'scan-chip-main', 'aria-label': addLabel(m), onclick: () => addUnread(m.key) },
         h('span', { 'aria-hidden': 'true' }, `${tag(m)} +`)),
       h('button', {
         type: 'button',
         class: 'scan-chip-no',
         testid: `scan-unread-no-${m.key}`,
-        'aria-label': t('scan.notACardLabel', { n: m.n }),
+        'aria-label': t(corner(m) ? 'scan.notACardCorner' : 'scan.notACardLabel', { n: m.n }),
         onclick: () => dismissUnread(m.key),
       }, t('scan.notACard'))))));
 }

@@ -173,7 +173,8 @@ function confirm() {
 
 /** The marks the photo shows now: "unsure" while a card is shown unsure (its line where the
  * server named one), "impossible" while a card is marked so (`bad`, as `impossible()`
- * gives), "can't read" while a mark is unanswered. */
+ * gives), "can't read" while a card's mark is unanswered, "corner can't read" while a
+ * corner's is (review-unread.js: the two look different). */
 function renderLegend(bad) {
   const unsure = review.cards.some(isLow);
   const wrong = review.cards.some((c) => bad.has(c.card));
@@ -185,7 +186,8 @@ function renderLegend(bad) {
         : t('scan.lgUnsure', { pct: linePercent(review.sureLine) }))
       : null,
     wrong ? h('span', { class: 'lg lg-bad' }, t('scan.lgBad')) : null,
-    review.unread.length ? h('span', { class: 'lg lg-unread' }, t('scan.lgUnread')) : null);
+    review.unread.some((m) => m.kind !== 'index') ? h('span', { class: 'lg lg-unread' }, t('scan.lgUnread')) : null,
+    review.unread.some((m) => m.kind === 'index') ? h('span', { class: 'lg lg-corner' }, t('scan.lgCorner')) : null);
 }
 
 /** Which deck read the scan, what confirming it teaches, and why a deck was not used. */

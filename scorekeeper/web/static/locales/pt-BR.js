@@ -90,6 +90,7 @@ export default {
   'verdict.unreadText.one': 'Sem veredicto com uma carta não lida: tire outra foto ou toque nessa carta.',
   'verdict.unreadText.other': 'Sem veredicto com cartas não lidas: tire outra foto ou toque nessas cartas.',
   'scan.unreadAdd': 'Adicionar a carta do retângulo tracejado {n}',
+  'scan.unreadAddCorner': 'Adicionar a carta do canto marcado {n}',
   'scan.unreadLeft.one': 'antes, {n} carta para adicionar',
   'scan.unreadLeft.other': 'antes, {n} cartas para adicionar',
   'roster.kept': 'Lista do clube atualizada {when}, salva nesta mesa',
