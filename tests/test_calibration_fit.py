@@ -26,6 +26,7 @@ from scorekeeper_lab.evaluation.calibration import (
     write_calibration,
 )
 from scorekeeper_lab.evaluation.reliability import ReadCard, SceneReads, ece, measure
+from scorekeeper_lab.evaluation.sure_score import Signals
 
 from scorekeeper.vision.confidence import Calibration, CalibrationSpec
 
@@ -251,6 +252,31 @@ def test_a_photo_with_nothing_read_is_no_silent_error() -> None:
     scenes = [SceneReads("missed", [], errors=1), SceneReads("empty", [])]
     f = measure(scenes, Calibration())
     assert (f.silent, f.quiet, f.with_error) == (0, 0, 1)
+
+
+class _CountingShows:
+    """A rule that shows a card sure from 0.8 on, and counts how often it is asked."""
+
+    line = 0.8
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def shown(self, s: Signals) -> tuple[float, bool]:
+        self.asked += 1
+        return s.raw, s.raw >= self.line
+
+
+def test_measure_asks_once_a_card_and_keeps_each_scene_its_own() -> None:
+    scenes = [SceneReads("a", [ReadCard("first", 0.9, True), ReadCard("first", 0.85, True)]),
+              SceneReads("b", [ReadCard("first", 0.9, True), ReadCard("first", 0.5, False)],
+                         errors=1),
+              SceneReads("missed", [], errors=1),
+              SceneReads("c", [ReadCard("first", 0.95, False)], errors=1)]
+    rule = _CountingShows()
+    f = measure(scenes, rule)
+    assert rule.asked == 5  # each card once
+    assert (f.quiet, f.silent, f.with_error, f.sure) == (1, 1, 3, 4)
 
 
 def test_reads_survive_the_cache(tmp_path: Path) -> None:

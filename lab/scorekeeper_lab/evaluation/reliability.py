@@ -190,8 +190,9 @@ def measure(scenes: Sequence[SceneReads], calibration: Calibration | Shows) -> F
             rel.append((float(prob[chunk].mean()), float(right[chunk].mean()), len(chunk)))
     silent = with_error = quiet = by_mark = but_mark = 0
     counted = Counter[str]()
-    for s in scenes:
-        unmarked = all(shown(calibration, c.weighed())[1] for c in s.cards) and not s.offers
+    starts = np.cumsum([0] + [len(s.cards) for s in scenes])  # each scene's cards in `sure`
+    for i, s in enumerate(scenes):
+        unmarked = bool(sure[starts[i]:starts[i + 1]].all()) and not s.offers
         # a photo with nothing read at all is no quiet review: it says "No cards read"
         nothing = unmarked and not s.unread and bool(s.cards)
         if s.errors:
