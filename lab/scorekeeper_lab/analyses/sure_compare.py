@@ -4,7 +4,9 @@ sure from 0.8), under each model.json's `calibration` named with `--under`, and 
 sure score (`calibrate --score-out`) named with `--score` (beside the last `--under`'s
 calibration, whose `offer` map it keeps), and under each second-opinion veto
 (`sure_veto --out`) named with `--veto` (beside the last `--under`'s maps); prints
-`scorekeeper-lab eval`'s confidence lines per set and calibration, and one table.
+`scorekeeper-lab eval`'s confidence lines per set and calibration, and one table; with
+`--by-band`, a second table of each fan set's cards by how much of their best corner is
+covered (`evaluation/by_band.py`).
 
     .venv/bin/python -m scorekeeper_lab.analyses.sure_compare \\
         --synthetic data/held-judge --fans data/fans-judge --fans data/fans-real-judge \\
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from scorekeeper.vision.confidence import Calibration, CalibrationSpec
 from scorekeeper_lab.analyses.sure_veto import RULES, Vetoed, ask, with_disputes
+from scorekeeper_lab.evaluation.by_band import BAND_HEADER, band_rows, by_band, place
 from scorekeeper_lab.evaluation.reliability import (
     Figures,
     SceneReads,
@@ -77,6 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--score", action="append", default=[], metavar="NAME=SCORE.json")
     parser.add_argument("--veto", action="append", default=[], metavar="NAME=VETO.json")
     parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--by-band", action="store_true",
+                        help="also each fan set's cards by their best corner's covered share")
+    parser.add_argument("--band-step", type=float, default=None, metavar="SHARE",
+                        help="with --by-band: bands this wide (0.05) instead of the fan "
+                             "benchmark's four")
+    parser.add_argument("--by-evidence", action="store_true",
+                        help="with --by-band: each band's cards read from one corner and "
+                             "from two apart")
     args = parser.parse_args(argv)
     unders: list[tuple[str, Calibration | Shows]] = [("old rule (raw ≥ 0.8)", Calibration())]
     beside = Calibration()
@@ -100,17 +111,25 @@ def main(argv: list[str] | None = None) -> int:
     rows = ["| set | shown by | line | ECE | wrong among sure | right shown sure | "
             "silent error | no error, nothing to check |",
             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    banded = list(BAND_HEADER)
     for kind, where in sets:
         reads = _read_set(kind, where, args.real, args.models, args.cache)
         if args.veto:  # each read card asked the veto's opinion (kept beside the reads)
             kept = args.cache / f"{kind}-{where.stem}.json"
             reads = with_disputes(reads, ask(kept, where, args.real, args.models,
                                              RULES[rule][0]), rule)
+        labelled = (place(reads, where, args.band_step) if args.by_band and kind == "fans"
+                    else None)
         for under, cal in unders:
             figures = measure(reads, cal)
             sys.stdout.write(format_figures(f"{where.name}, {under}", figures) + "\n")
             rows.append(_row(where.name, under, figures))
+            if labelled is not None:
+                banded += band_rows(where.name, under,
+                                    by_band(reads, cal, labelled, args.by_evidence))
     sys.stdout.write("\n".join(rows) + "\n")
+    if len(banded) > len(BAND_HEADER):
+        sys.stdout.write("\n" + "\n".join(banded) + "\n")
     return 0
 
 

@@ -34,6 +34,7 @@ CORNER_KINDS = ("index", "readable", "covered", "partial")
 
 
 BAND_NAMES = ("0–20 %", "20–40 %", "40–60 %", "60 %+")
+NO_CARD = "on no card"  # a read card's place in no band: it sits on no labelled card
 
 
 def band_of(covered: float) -> str:
@@ -140,9 +141,10 @@ def _score(reader: Any, spy: DetectionTrace, root: Path, meta: Path,
     _count_offers(result, truth, ids, matched.hits, offers)
     if reads is not None:
         margins = margins_of(reader, image, result.cards)
-        cards = [read_card(c, c.card == truth[ids[k]]["card"], margins)
+        cards = [read_card(c, c.card == truth[ids[k]]["card"], margins, truth[ids[k]]["band"])
                  for k, c in matched.hits.items()]
-        cards += [read_card(c, False, margins) for c, _ in matched.strays]
+        cards += [read_card(c, False, margins, NO_CARD if off else None)
+                  for c, off in matched.strays]
         wanted = [(t["card"], t["boxes"]) for k, t in enumerate(truth.values())
                   if BAND_NAMES.index(t["band"]) < 2
                   and (k not in matched.hits or matched.hits[k].card != t["card"])]

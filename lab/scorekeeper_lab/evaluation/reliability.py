@@ -38,6 +38,9 @@ class ReadCard:
     right: bool
     # what a sure score weighs (`sure_score.signals`); None: the raw figure and look only
     signals: Signals | None = None
+    # a fan scene's card: the band of the labelled card it sits on (`fan_eval.band_of`), or
+    # "on no card"; None where not known (`by_band.place` finds it from the box)
+    band: str | None = None
 
     def weighed(self) -> Signals:
         return self.signals or Signals(self.path, self.raw)
@@ -59,11 +62,12 @@ class SceneReads:
     hand: int | None = None
 
 
-def read_card(card: PhysicalCard, right: bool, margins: dict[int, float] | None = None
-              ) -> ReadCard:
-    """`card` as read, right or not; `margins`: its margin by id (`sure_score.margins_of`)."""
+def read_card(card: PhysicalCard, right: bool, margins: dict[int, float] | None = None,
+              band: str | None = None) -> ReadCard:
+    """`card` as read, right or not; `margins`: its margin by id (`sure_score.margins_of`);
+    `band`: where it sits in a fan (`ReadCard.band`)."""
     return ReadCard(card.path, card.confidence, right,
-                    signals(card, margin=(margins or {}).get(id(card))))
+                    signals(card, margin=(margins or {}).get(id(card))), band)
 
 
 def offer_reads(maybe: Iterable[PhysicalCard], wanted: Sequence[tuple[str, Boxes]]
@@ -86,7 +90,7 @@ def load_reads(path: Path) -> list[SceneReads]:
     def card(d: dict[str, Any]) -> ReadCard:
         sig = d.get("signals")
         return ReadCard(d["path"], d["raw"], d["right"],
-                        Signals(**sig) if sig is not None else None)
+                        Signals(**sig) if sig is not None else None, d.get("band"))
 
     return [SceneReads(s["name"], [card(c) for c in s["cards"]],
                        [card(c) for c in s["offers"]], s["errors"], s.get("unread", []),

@@ -193,6 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     fan.add_argument("--whole-deck", action="store_true",
                      help="each photo one deck's 52 cards in four fans of 13 (1600 × 1200), "
                           "with labels.jsonl for `deck add --labels`: a deck enrolled in fans")
+    fan.add_argument("--spread", type=float, default=None, metavar="SHARE",
+                     help="spread hands: one fan a scene, drawn until every card's best "
+                          "corner is at most SHARE covered (0.05: each index shows whole)")
+    fan.add_argument("--apart", type=float, default=None, metavar="SHARE",
+                     help="hands laid out side by side in rows, drawn until each card shows "
+                          "two corners at most SHARE covered (use --size 1024: cards stay "
+                          "a fan's size)")
     gam = sub.add_parser("games", help="random game tables at a camera set-up's scale")
     gam.add_argument("--out", type=Path, required=True)
     gam.add_argument("--count", type=int, required=True)
@@ -256,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rendered {n} photos of a whole deck into {args.out}", file=sys.stderr)
             return 0
         n = render_fans(args.out, args.count, _fan_decks(args), args.seed,
-                        (args.size, args.size), args.one_of_each)
+                        (args.size, args.size), args.one_of_each, args.spread, args.apart)
         print(f"rendered {n} fan scenes into {args.out}", file=sys.stderr)
         return 0
     from scorekeeper_lab.training.synth.preview import write_previews

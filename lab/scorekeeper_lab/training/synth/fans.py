@@ -7,6 +7,12 @@ figure tell how a hand held in one fist reads. Here each scene holds one or two 
 5–11 cards turned 1.5–7° apart (a quarter to nearly all of each under-card's index hidden),
 cards large enough (indices about 25–40 px) that size is not what is measured, on the
 random tables and light of the training scenes, without print or other cards.
+
+`spread`: a hand spread so that every index shows: one fan turned 8–16° a card on the same
+tables and light, drawn again until every card's best corner is at most the given share
+covered (`spread_ok`), the hand the live count asks the players for. `apart`: the same
+hands laid out side by side, in up to three rows, drawn again until each card shows two
+corners at most the given share covered (`apart_ok`): a card read from both its corners.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scorekeeper_lab.evaluation.fan_eval import CORNER_KINDS
+from scorekeeper_lab.evaluation.fan_eval import CORNER_KINDS, fan_truth
 from scorekeeper_lab.training.synth.compose import Scene, Style, compose_scene
 from scorekeeper_lab.training.synth.dataset import JPEG_QUALITY
 from scorekeeper_lab.training.synth.deckset import Deck, Face
@@ -31,6 +37,8 @@ STYLE = Style(distractors=0.0, readable=True)
 STEP_DEG = (1.5, 7.0)  # each card turned this much past the one under it
 CARDS = (5, 11)
 DECK_STEP_DEG = (4.0, 8.0)  # a deck fanned to be photographed: every index strip shows
+SPREAD_STEP_DEG = (8.0, 16.0)  # a hand spread so each index shows (`spread_places`)
+SPREAD_TRIES = 400  # layouts drawn for one spread scene before giving up
 
 
 def tight_fan(rng: np.random.Generator, pool: _Pool | _InOrder, c: np.ndarray, s: float,
@@ -98,6 +106,56 @@ def fan_places(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int
     return out
 
 
+def spread_places(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int]
+                  ) -> list[Placement]:
+    """One hand, turned `SPREAD_STEP_DEG` a card, near the middle of the view."""
+    w, h = size
+    s = min(size) * rng.uniform(0.2, 0.28)
+    c = np.array([rng.uniform(0.42, 0.58) * w, rng.uniform(0.42, 0.58) * h])
+    return tight_fan(rng, _Pool(rng, decks), c, s, steps=SPREAD_STEP_DEG)
+
+
+def spread_ok(labels: list[dict[str, Any]], cards: int, covered: float) -> bool:
+    """Every one of the `cards` face-up cards shows a corner, its best at most `covered`
+    (a share) covered: what `eval --fans` bands by (`fan_eval.fan_truth`)."""
+    truth = fan_truth(labels)
+    return len(truth) == cards and all(1.0 - t["visible"] <= covered for t in truth.values())
+
+
+def apart_places(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int]
+                 ) -> list[Placement]:
+    """One hand of `CARDS` laid out in rows, a little apart and askew, the whole turned
+    as a hand lies on the table; cards as large as a fan's on a view of `size`."""
+    w, h = size
+    pool = _Pool(rng, decks)
+    n = int(rng.integers(CARDS[0], CARDS[1] + 1))
+    s = min(640, *size) * rng.uniform(0.2, 0.28)  # a 640 view's fan's cards, in pixels
+    tall = s * _aspect(pool.decks[0])
+    rows = int(np.ceil(n / max(1, int((w * 0.92) // (s * 1.12)))))
+    cols = int(np.ceil(n / rows))
+    theta = float(rng.normal(0, 6)) + float(rng.choice([0, 180]))
+    c = np.array([w / 2, h / 2]) + rng.uniform(-0.04, 0.04, 2) * np.array([w, h])
+    out = []
+    for k in range(n):
+        r, q = divmod(k, cols)
+        off = np.array([(q - (cols - 1) / 2) * s * 1.12, (r - (rows - 1) / 2) * tall * 1.08])
+        p = c + rot(theta) @ off + rng.normal(0, 0.02 * s, 2)
+        deck, face = pool.draw()
+        out.append(Placement(deck, face, (float(p[0]), float(p[1])),
+                             theta + float(rng.normal(0, 3)), s))
+    return out
+
+
+def apart_ok(labels: list[dict[str, Any]], cards: int, covered: float) -> bool:
+    """Every one of the `cards` face-up cards shows two corners, each at most `covered`
+    (a share) covered."""
+    shown: dict[int, int] = {}
+    for o in labels:
+        if o["kind"] in CORNER_KINDS and o.get("card") is not None:
+            shown[o["card_id"]] = shown.get(o["card_id"], 0) + (1.0 - o["visible"] <= covered)
+    return len(shown) == cards and all(v >= 2 for v in shown.values())
+
+
 def _write_scenes(out: Path, count: int, seed: int, meta: dict[str, Any], what: str,
                   compose: Callable[[np.random.Generator], Scene]) -> list[list[dict[str, Any]]]:
     """Scenes 0..count-1 as `render` writes them (images/, cards/, dataset.json), scene i
@@ -133,15 +191,33 @@ def scene_decks(rng: np.random.Generator, decks: list[Deck], each: bool) -> list
 
 
 def render_fans(out: Path, count: int, decks: list[Deck], seed: int = 0,
-                size: tuple[int, int] = (640, 640), each: bool = False) -> int:
+                size: tuple[int, int] = (640, 640), each: bool = False,
+                spread: float | None = None, apart: float | None = None) -> int:
     """Write scenes 0..count-1 as `render` does (images/, cards/); returns how many.
-    `each`: every scene deals from one face of each card (`one_of_each`)."""
-    meta = {"fans": True, "seed": seed, "size": list(size), "step_deg": STEP_DEG,
-            "decks": sorted({d.name for d in decks}), **({"one_of_each": True} if each else {})}
+    `each`: every scene deals from one face of each card (`one_of_each`); `spread`: spread
+    hands, every card's best corner at most this share covered (`spread_ok`); `apart`:
+    hands laid apart, each card's two corners at most this share covered (`apart_ok`)."""
+    meta = {"fans": True, "seed": seed, "size": list(size),
+            "step_deg": SPREAD_STEP_DEG if spread is not None else STEP_DEG,
+            "decks": sorted({d.name for d in decks}), **({"one_of_each": True} if each else {}),
+            **({"spread": spread} if spread is not None else {}),
+            **({"apart": apart} if apart is not None else {})}
+    hand = ((spread_places, spread_ok, spread) if spread is not None else
+            (apart_places, apart_ok, apart) if apart is not None else None)
 
     def compose(rng: np.random.Generator) -> Scene:
-        dealt = scene_decks(rng, decks, each)
-        return compose_scene(rng, dealt, size, STYLE, fan_places(rng, dealt, size))
+        if hand is None:
+            dealt = scene_decks(rng, decks, each)
+            return compose_scene(rng, dealt, size, STYLE, fan_places(rng, dealt, size))
+        places_of, ok, share = hand
+        for _ in range(SPREAD_TRIES):
+            dealt = scene_decks(rng, decks, each)
+            places = places_of(rng, dealt, size)
+            scene = compose_scene(rng, dealt, size, STYLE, places)
+            if ok(scene.labels, len(places), share):
+                return scene
+        raise RuntimeError(f"no hand with its corners ≤ {share:.0%} covered "
+                           f"in {SPREAD_TRIES} draws")
 
     return len(_write_scenes(out, count, seed, meta, "fans", compose))
 
