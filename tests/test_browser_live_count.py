@@ -110,6 +110,8 @@ def test_a_whole_sure_hand_is_scanned_by_itself_once(server: Server, browser: An
     line = admin.tid("live-count")
     expect(line).to_have_text("5 of 7 read · 2 unsure")
     expect(line).to_have_attribute("data-state", "short")
+    # what a hand that reads sure is (lab/RECORD.md, "the spread hand"): every corner whole
+    expect(admin.tid("live-hint")).to_contain_text("corner shows whole")
     shot(admin, "live-count-short-320.png")
     expect(line).to_have_text("7 of 7 read · 1 unsure")
     expect(line).to_have_attribute("data-state", "whole")
