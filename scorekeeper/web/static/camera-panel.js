@@ -94,7 +94,9 @@ export function openCamera({ player, onScan, game } = {}) {
     img: h('img', { class: 'cam-img', testid: 'camera-snapshot', alt: t('camera.alt'), 'data-frames': '0' }),
     shotError: h('p', { class: 'error small', testid: 'camera-shot-error', hidden: true }),
   };
-  els.view = h('div', { class: 'cam-view loading' }, els.img);
+  // the words while the first picture comes: in the page's language, so not CSS `content`
+  els.view = h('div', { class: 'cam-view loading' }, els.img,
+    h('span', { class: 'cam-wait', testid: 'camera-loading' }, t('camera.loading')));
   fill($('#camera-body'),
     h('header', { class: 'sheet-head' },
       h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'camera-close' }, '✕'),

@@ -64,7 +64,7 @@ export function renderHandInfo() {
   const k = res.knock;
   fill(dlg.querySelector('#handinfo-body'),
     h('header', { class: 'sheet-head' },
-      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': 'Close', testid: 'handinfo-close' }, '✕'),
+      h('button', { type: 'button', class: 'icon-btn', 'data-close': true, 'aria-label': t('btn.close'), testid: 'handinfo-close' }, '✕'),
       h('div', { class: 'sheet-title' }, h('h2', {}, t('info.title', { n: hand.n })), h('div', { class: 'muted small' }, variantLabel(g.variant)))),
     h('div', { class: 'sheet-scroll', tabindex: '0' },
       k ? h('p', { class: `knock ${k.legal !== false ? 'legal' : 'illegal'}` },

@@ -26,15 +26,25 @@ export function matchLanguage(tag) {
 }
 
 /**
+ * What plain `pt` means on this phone: the Portuguese of the first regional tag it also
+ * lists (a phone in Portugal may put bare `pt` above `pt-PT`), else Brazilian.
+ */
+function plainPortuguese(preferred) {
+  const regional = preferred.find((tag) => /^pt-/i.test(String(tag)));
+  return regional ? matchLanguage(regional) : 'pt-BR';
+}
+
+/**
  * The language to use: the saved choice, else the first of the phone's we have, else
- * English. A choice saved as plain `pt` (before Brazilian and European were two) follows
- * the phone's Portuguese, if it names one.
+ * English. Plain `pt`, from the phone or saved (before Brazilian and European were two),
+ * follows the phone's regional Portuguese, if it names one.
  */
 export function pickLanguage(saved, preferred = []) {
   if (saved && CATALOGUES[saved]) return saved;
-  const phone = preferred.map(matchLanguage).filter(Boolean);
-  if (saved === 'pt') return phone.find((lang) => lang.startsWith('pt-')) || 'pt-BR';
-  return phone[0] || 'en';
+  const pt = plainPortuguese(preferred);
+  if (saved === 'pt') return pt;
+  const phone = preferred.map((tag) => (/^pt$/i.test(String(tag)) ? pt : matchLanguage(tag)));
+  return phone.find(Boolean) || 'en';
 }
 
 export function language() {

@@ -96,7 +96,7 @@ function languageSwitch() {
       location.reload(); // every screen is drawn again in the new words
     },
   },
-  h('option', { value: '', selected: !saved }, `Auto (${LANGUAGES[pickLanguage('', navigator.languages || [])]})`),
+  h('option', { value: '', selected: !saved }, t('menu.languageAuto', { language: LANGUAGES[pickLanguage('', navigator.languages || [])] })),
   Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, selected: saved === code, lang: code }, name)));
   return h('label', { class: 'menu-row', for: 'lang-select' }, h('span', { class: 'field-label' }, t('menu.language')), control);
 }

@@ -203,6 +203,7 @@ export default {
   'menu.inPlay': 'en juego',
   'menu.theme': 'Tema',
   'menu.language': 'Idioma',
+  'menu.languageAuto': 'Auto ({language})',
   'theme.auto': 'Auto',
   'theme.light': 'Claro',
   'theme.dark': 'Oscuro',
@@ -443,6 +444,7 @@ export default {
   'camera.samples': 'Imágenes de ejemplo: no hay ninguna cámara conectada, así que estas imágenes grabadas ocupan su lugar.',
   'camera.noPicture': 'Sin imagen: {error}',
   'camera.checking': ' Comprobando la cámara…',
+  'camera.loading': 'Cargando la imagen…',
   'camera.alt': 'Lo que ve la cámara de la mesa',
   'camera.title': 'Cámara',
   'camera.live': 'Imagen en directo, cada segundo',
@@ -659,7 +661,7 @@ export default {
   'scan.teachesDeck': 'Guardar la mano enseña estas cartas a la baraja de la partida.',
   // the club's big screen (club.html)
   'club.title': 'Noche de club',
-  'club.pageTitle': 'Noche de club – Scorekeeper',
+  'club.pageTitle': 'Noche de club – Marcador',
   'club.connecting': 'Conectando…',
   'club.live': 'En directo',
   'club.tables': 'Mesas',
@@ -686,7 +688,7 @@ export default {
   'club.offline': 'Sin conexión desde {time}',
   'club.neverSeen': 'Sin conexión: nunca llegó al club',
   // la tele de una mesa (tv.html) y las estadísticas de los jugadores (stats.js)
-  'tv.pageTitle': 'Tele: {variant} – Scorekeeper',
+  'tv.pageTitle': 'Tele: {variant} – Marcador',
   'tv.noGame': 'Todavía no se juega ninguna partida.',
   'tv.knocked': '{name} llamó',
   'tv.rummy': '{name} hizo rummy',

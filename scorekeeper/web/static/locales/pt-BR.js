@@ -78,6 +78,7 @@ export default {
   'camera.usePhoto': 'Use “Foto” no registro da mão para ler com este celular.',
   'camera.samples': 'Imagens de exemplo: não há câmera conectada, então estas imagens gravadas fazem as vezes dela.',
   'camera.checking': ' Verificando a câmera…',
+  'camera.loading': 'Carregando a imagem…',
   'camera.alt': 'O que a câmera da mesa vê',
   'msg.whole': '{label}: tem que ser um número inteiro.',
   'msg.atLeast': '{label}: tem que ser {min} ou mais.',

@@ -203,6 +203,7 @@ export default {
   'menu.inPlay': 'a decorrer',
   'menu.theme': 'Tema',
   'menu.language': 'Idioma',
+  'menu.languageAuto': 'Auto ({language})',
   'theme.auto': 'Auto',
   'theme.light': 'Claro',
   'theme.dark': 'Escuro',
@@ -443,6 +444,7 @@ export default {
   'camera.samples': 'Imagens de exemplo: não há câmara ligada, por isso estas imagens gravadas fazem as vezes dela.',
   'camera.noPicture': 'Sem imagem: {error}',
   'camera.checking': ' A verificar a câmara…',
+  'camera.loading': 'A carregar a imagem…',
   'camera.alt': 'O que a câmara da mesa vê',
   'camera.title': 'Câmara',
   'camera.live': 'Imagem ao vivo, a cada segundo',
@@ -659,7 +661,7 @@ export default {
   'scan.teachesDeck': 'Guardar a mão ensina estas cartas ao baralho do jogo.',
   // the club's big screen (club.html)
   'club.title': 'Noite de clube',
-  'club.pageTitle': 'Noite de clube – Scorekeeper',
+  'club.pageTitle': 'Noite de clube – Marcador',
   'club.connecting': 'A ligar…',
   'club.live': 'Ao vivo',
   'club.tables': 'Mesas',
@@ -686,7 +688,7 @@ export default {
   'club.offline': 'Sem ligação desde {time}',
   'club.neverSeen': 'Sem ligação: nunca chegou ao clube',
   // a televisão de uma mesa (tv.html) e as estatísticas dos jogadores (stats.js)
-  'tv.pageTitle': 'TV: {variant} – Scorekeeper',
+  'tv.pageTitle': 'TV: {variant} – Marcador',
   'tv.noGame': 'Ainda não se joga nenhum jogo.',
   'tv.knocked': '{name} bateu',
   'tv.rummy': '{name} fez rummy',
