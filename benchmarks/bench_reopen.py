@@ -19,29 +19,41 @@ waits on a dropped SYN itself. Each mode floods for `--seconds` while a new phon
 Printed per turn, counted while the phone asks (after `--warm-s` of flood): the phone's
 p50/p99/max and failures, the kernel's ListenOverflows and ListenDrops counters' growth
 (/proc/net/netstat: the whole machine's), the flood's connects and re-opens a second, and
-the server's CPU (of one core, and per connect let through).
+the server's CPU (of one core, and per connect let through), and the phone's time split in
+two: its connect (the kernel's handshake: over a second only if a SYN was dropped) and the
+answer after it (the server's loop accepting, reading and answering).
+
+`--pin`: the server (every thread) and the phone on one core, the flood in a process of its
+own on the other, so the flood's re-opens no longer take the server's CPU or the phone's
+interpreter lock: the nearest two cores come to a flood sent from another machine (the
+kernel's work for a connect still falls on the core of whoever sends it). With
+`--server-nice` as well, the phone gets the server's nice value (the flood keeps 0): on a
+machine busy with other work, both ahead of it, as on a Pi that runs only the server.
 
     sudo .venv/bin/python benchmarks/bench_reopen.py [--connections 1100] [--addresses 20]
         [--seconds 15] [--warm-s 3] [--rounds 2] [--modes idle,off,nft] [--shape heads]
-        [--server-nice -10]
+        [--server-nice -10] [--pin]
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import multiprocessing
 import os
 import re
 import selectors
 import shutil
 import socket
+import statistics
 import subprocess
 import threading
 import time
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
-from bench_flood import SHAPES, flood_target, probe
+from bench_flood import PHONE, SHAPES, flood_target
 from spawn import ServerProcess
 
 RULES = Path(__file__).resolve().parent.parent / "deploy/scorekeeper.nft"
@@ -62,16 +74,43 @@ def listen_counters() -> dict[str, int]:
     return {key: int(values[key]) for key in ("ListenOverflows", "ListenDrops")}
 
 
-class Flood:
-    """`n` sockets from `addresses` addresses, each re-opened the moment it ends."""
+def pin_process(pid: int, cpu: int) -> None:
+    """Every thread of process `pid` onto core `cpu` (threads it starts later inherit it)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with suppress(ProcessLookupError):
+            os.sched_setaffinity(int(task.name), {cpu})
 
-    def __init__(self, port: int, n: int, addresses: int, shape: str) -> None:
+
+class Flood:
+    """`n` sockets from `addresses` addresses, each re-opened the moment it ends: in a thread
+    of this process, or (`cpu` given) in a process of its own on core `cpu`."""
+
+    def __init__(self, port: int, n: int, addresses: int, shape: str,
+                 cpu: int | None = None) -> None:
         self.port, self.opening = port, SHAPES[shape][0]
         self.sources = [f"127.0.0.{2 + i % addresses}" for i in range(n)]
-        self.selector = selectors.DefaultSelector()
-        self.stop = threading.Event()
-        self.connects = self.reopens = 0
-        self.thread = threading.Thread(target=self._run)
+        self.cpu = cpu
+        fork = multiprocessing.get_context("fork")
+        # connects, re-opens: shared with the flood's process when it has one
+        self.counts = fork.RawArray("q", 2) if cpu is not None else [0, 0]
+        self.stop: threading.Event | Any = fork.Event() if cpu is not None \
+            else threading.Event()
+        self.runner: threading.Thread | Any = (
+            fork.Process(target=self._run) if cpu is not None
+            else threading.Thread(target=self._run))
+
+    @property
+    def connects(self) -> int:
+        return int(self.counts[0])
+
+    @property
+    def reopens(self) -> int:
+        return int(self.counts[1])
+
+    @property
+    def pid(self) -> int | None:
+        """The flood's own process, if it has one."""
+        return getattr(self.runner, "pid", None)
 
     def _open(self, source: str) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -88,6 +127,11 @@ class Flood:
         self.selector.register(sock, selectors.EVENT_WRITE, source)
 
     def _run(self) -> None:
+        if self.cpu is not None:
+            os.sched_setaffinity(0, {self.cpu})
+            os.setpriority(os.PRIO_PROCESS, 0, 0)  # not the phone's nice (main)
+        self.selector = selectors.DefaultSelector()
+        counts = self.counts
         for source in self.sources:
             self._open(source)
         while not self.stop.is_set():
@@ -98,7 +142,7 @@ class Flood:
                     if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0:
                         with suppress(OSError):
                             sock.send(self.opening)
-                            self.connects += 1
+                            counts[0] += 1
                             self.selector.modify(sock, selectors.EVENT_READ, key.data)
                             continue
                 else:
@@ -109,19 +153,68 @@ class Flood:
                         continue  # an answer on a socket kept open
                 self.selector.unregister(sock)
                 sock.close()
-                self.reopens += 1
+                counts[1] += 1
                 self._open(key.data)
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+        self.selector.close()
 
     def __enter__(self) -> Flood:
-        self.thread.start()
+        self.runner.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
-        self.thread.join()
-        for key in list(self.selector.get_map().values()):
-            key.fileobj.close()  # type: ignore[union-attr]
-        self.selector.close()
+        self.runner.join()
+
+
+def timed_health(url: str) -> tuple[float, float] | None:
+    """bench_flood.health, timed in two: (connect, answer after it) in ms; None if it failed."""
+    host, port = url.removeprefix("http://").split(":")
+    began = time.perf_counter()
+    try:
+        with socket.create_connection((host, int(port)), timeout=2,
+                                      source_address=(PHONE, 0)) as sock:
+            connected = time.perf_counter()
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    except OSError:
+        return None
+    if not answer.startswith(b"HTTP/1.1 200"):
+        return None
+    ended = time.perf_counter()
+    return (connected - began) * 1000, (ended - connected) * 1000
+
+
+def p50_99_max(times: list[float]) -> tuple[float, float, float]:
+    times = sorted(times)
+    return (statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))],
+            times[-1])
+
+
+def probe(url: str, seconds: float) -> str:
+    """bench_flood.probe (a new connection every 0.1 s), its time also split in two."""
+    took: list[tuple[float, float]] = []
+    failures = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        timed = timed_health(url)
+        if timed is None:
+            failures += 1
+        else:
+            took.append(timed)
+        time.sleep(0.1)
+    if not took:
+        return f"health: no answer ({failures} failures)"
+    whole = p50_99_max([a + b for a, b in took])
+    connect = p50_99_max([a for a, _ in took])
+    answer = p50_99_max([b for _, b in took])
+    return (f"health p50 {whole[0]:.1f} ms, p99 {whole[1]:.1f} ms, max {whole[2]:.1f} ms, "
+            f"{failures} failed of {len(took) + failures}\n"
+            f"  connect p50/p99/max {connect[0]:.1f}/{connect[1]:.1f}/{connect[2]:.1f} ms, "
+            f"answer {answer[0]:.1f}/{answer[1]:.1f}/{answer[2]:.1f} ms")
 
 
 def rules_for(port: int, limit: str = "") -> str:
@@ -160,6 +253,14 @@ def can_load_rules() -> str | None:
     return None
 
 
+def two_cores() -> tuple[int, int]:
+    """The first two cores this process may run on: the server's and the flood's."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        raise SystemExit("--pin needs two cores")
+    return cores[0], cores[1]
+
+
 def turn(mode: str, server: ServerProcess, args: argparse.Namespace) -> None:
     port = int(server.url.rsplit(":", 1)[1])
     rules = mode.startswith("nft")
@@ -168,21 +269,24 @@ def turn(mode: str, server: ServerProcess, args: argparse.Namespace) -> None:
         assert done.returncode == 0, done.stderr
     try:
         with Flood(port, args.connections if mode != "idle" else 0, args.addresses,
-                   args.shape) as flood:
+                   args.shape, cpu=args.cores[1] if args.cores else None) as flood:
             time.sleep(args.warm_s)  # past the flood's first wave and its SYNs' first retry
             before, began, cpu = listen_counters(), time.monotonic(), cpu_s(server.pid)
+            flood_cpu = cpu_s(flood.pid) if flood.pid else 0.0
             connects, reopens = flood.connects, flood.reopens
             line = probe(server.url, args.seconds)
             took, cpu = time.monotonic() - began, cpu_s(server.pid) - cpu
+            flood_cpu = cpu_s(flood.pid) - flood_cpu if flood.pid else 0.0
             after = listen_counters()
             connects, reopens = flood.connects - connects, flood.reopens - reopens
     finally:
         if rules:
             unload_rules()
     grown = ", ".join(f"{key} +{after[key] - before[key]}" for key in after)
+    own = f", the flood's {flood_cpu / took:.0%}" if flood.pid else ""
     print(f"{mode}: {line}\n  {grown}; flood {connects / took:.0f} connects/s, "
-          f"{reopens / took:.0f} re-opens/s; server CPU {cpu / took:.0%} of a core, "
-          f"{cpu * 1000 / max(connects, 1):.1f} ms a connect")
+          f"{reopens / took:.0f} re-opens/s; server CPU {cpu / took:.0%} of a core{own}, "
+          f"{cpu * 1000 / max(connects, 1):.1f} ms a connect; load {os.getloadavg()[0]:.2f}")
 
 
 def main() -> None:
@@ -198,7 +302,11 @@ def main() -> None:
     parser.add_argument("--server-nice", type=int, default=0,
                         help="the server's nice value (below 0 needs root): the server "
                              "ahead of the flood's own CPU, as when the flood is elsewhere")
+    parser.add_argument("--pin", action="store_true",
+                        help="the server and the phone on one core, the flood in its own "
+                             "process on another")
     args = parser.parse_args()
+    args.cores = two_cores() if args.pin else None  # before this process is pinned
     modes = args.modes.split(",")
     if any(mode.startswith("nft") for mode in modes) and (why := can_load_rules()):
         print(f"nft modes left out: {why}")
@@ -206,9 +314,15 @@ def main() -> None:
     with flood_target(args.connections, args.file_limit) as server:
         if args.server_nice:
             os.setpriority(os.PRIO_PROCESS, server.pid, args.server_nice)
+        if args.cores:
+            pin_process(server.pid, args.cores[0])
+            os.sched_setaffinity(0, {args.cores[0]})  # the phone; the flood moves itself
+            if args.server_nice:  # the phone, the instrument, no later than the server
+                os.setpriority(os.PRIO_PROCESS, 0, args.server_nice)
         try:
             print(f"flood: {args.connections} {args.shape} from {args.addresses} addresses, "
-                  f"re-opened at once; file limit {args.file_limit}")
+                  f"re-opened at once; file limit {args.file_limit}"
+                  f"{'; server and phone on one core, the flood on another' if args.pin else ''}")
             for _ in range(args.rounds):
                 for mode in modes:
                     turn(mode, server, args)
