@@ -27,6 +27,7 @@ from scorekeeper.web.admin_link import (
 )
 from scorekeeper.web.app import create_app
 from scorekeeper.web.http.auth import resolve_token
+from scorekeeper.web.http.collector import QuietCollector, take_full_passes
 from scorekeeper.web.http.connections import raise_file_limit, server_config
 from scorekeeper.web.live.hub import Hub
 from scorekeeper.web.reach import base_url, is_loopback, lan_ip, phone_urls, reach_note
@@ -80,9 +81,6 @@ def banner(url: str, token: str, note: str, db: Path | str, out: TextIO,
     out.flush()
 
 
-FULL_GC_EVERY = 100  # middle-generation passes per full pass (Python's default: 10)
-
-
 class _Server(uvicorn.Server):
     """uvicorn that also ends the live event streams when asked to stop.
 
@@ -96,10 +94,16 @@ class _Server(uvicorn.Server):
         self.hub = hub
         self.on_exit = on_exit
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.collector: QuietCollector | None = None
+        self._collecting: asyncio.Task[None] | None = None
+        self._thresholds = gc.get_threshold()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         """Stop, then `on_exit`: here, as uvicorn raises the SIGTERM it caught again once
         serving ends, so nothing after `run()` would run."""
+        if self._collecting is not None:
+            self._collecting.cancel()
+            gc.set_threshold(*self._thresholds)
         try:
             await super().shutdown(sockets)
         finally:
@@ -113,15 +117,17 @@ class _Server(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         """Start, then spare the event loop the cyclic garbage collector's full passes:
         each walks every object, and under a flood of connections they stalled every
-        request for 0.2-0.4 s every few seconds (docs/server.md). The objects made so far
-        (modules, the app, its routes: they live as long as the server) are set aside, and
-        a full pass comes a tenth as often (under floods, with those set aside, the passes
-        found nothing to free)."""
+        request (docs/server.md). The objects made so far (modules, the app, its routes:
+        they live as long as the server) are set aside, and full passes run when few
+        connections are open (web/http/collector.py)."""
         await super().startup(sockets)
         gc.collect()
         gc.freeze()
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, FULL_GC_EVERY)
+        policy = getattr(self.config.http, "policy", None)
+        if policy is not None:
+            take_full_passes()
+            self.collector = QuietCollector(busy=lambda: policy.total)
+            self._collecting = asyncio.get_running_loop().create_task(self.collector.run())
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         super().handle_exit(sig, frame)
