@@ -440,11 +440,15 @@ def test_real_scan_endpoint_without_camera(tmp_path: Path, browser: Any) -> None
             expect(admin.tid("scan-error")).to_contain_text("tap the cards in")
         expect(admin.tid("zone-hand").locator(".chip")).to_have_count(1)
 
-        # The camera panel says there is no camera, and shows the server's placeholder.
+        # The camera panel says there is no camera, in the page's words (from the status's
+        # reason code), not the server's English error meant for its log.
         admin.tid("scan-aim-0").click()
         expect(admin.tid("camera-state")).to_have_attribute("data-state", "none")
-        expect(admin.tid("camera-state")).to_contain_text("no camera configured")
+        expect(admin.tid("camera-state")).to_contain_text("No camera is set up")
+        expect(admin.tid("camera-state")).not_to_contain_text("camera spec")
+        # The server's placeholder picture (its English words drawn in) is not shown.
         expect(admin.tid("camera-snapshot")).to_have_attribute("data-frames", "1")
+        expect(admin.tid("camera-snapshot")).to_be_hidden()
         admin.tid("camera-close").click()
         expect(admin.tid("entry-sheet")).to_be_visible()
         assert admin.errors == []

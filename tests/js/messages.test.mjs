@@ -5,7 +5,7 @@ import { describe } from '../../scorekeeper/web/static/api.js';
 import { cardText } from '../../scorekeeper/web/static/cards.js';
 import { CATALOGUES, setLanguage, t } from '../../scorekeeper/web/static/i18n.js';
 import {
-  changeTexts, checkNumber, missingEnder, missingPoints, refusalText,
+  cameraText, changeTexts, checkNumber, missingEnder, missingPoints, refusalText,
 } from '../../scorekeeper/web/static/messages.js';
 import { setVariants } from '../../scorekeeper/web/static/variants.js';
 import { SERVED } from './setup.mjs';
@@ -121,5 +121,22 @@ test('what changed on another phone is said in the page language', () => {
   assert.deepEqual(changeTexts(moved),
     ['La mano 3 se guardó desde otro teléfono', 'Ann pasó a llamarse Ana desde otro teléfono']);
   assert.deepEqual(changeTexts({ changes: ['from an older server'] }), ['from an older server']);
+  speak('en');
+});
+
+test('the camera status is said from its reason code, not the server\'s English', () => {
+  const none = { state: 'none', reason: 'no_camera', error: "no camera configured (camera spec 'none')" };
+  speak('en');
+  assert.equal(cameraText(none), t('camera.reason.no_camera'));
+  for (const lang of ['es', 'pt-BR', 'pt-PT']) {
+    speak(lang);
+    const said = cameraText(none);
+    assert.equal(said, CATALOGUES[lang]['camera.reason.no_camera']);
+    assert.notEqual(said, none.error, lang);
+    assert.notEqual(said, CATALOGUES.en['camera.reason.no_camera'], `${lang} repeats English`);
+  }
+  // a reason this page does not know yet: the server's words rather than nothing
+  assert.equal(cameraText({ state: 'lost', reason: 'melted', error: 'camera melted' }), 'camera melted');
+  assert.equal(cameraText({ state: 'ok', reason: null, error: null }), null);
   speak('en');
 });

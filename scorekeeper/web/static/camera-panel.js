@@ -4,6 +4,7 @@ import { t } from './i18n.js';
 import { icon } from './icons.js';
 import { liveCount } from './live-aim.js';
 import { handTarget } from './livecount.js';
+import { cameraText } from './messages.js';
 import { $, closeDialog, fill, h, openDialog } from './util.js';
 
 let cameraPanel = null; // the open panel's refresh loop
@@ -26,8 +27,11 @@ function renderCameraState(s, err) {
   const [key, msg] = CAMERA_STATE[s?.state] || ['lost', null];
   const label = msg ? t(msg) : t('camera.other', { state: s?.state || '?' });
   el.dataset.state = key;
+  // no camera: nothing to aim, and the server's placeholder picture has only English words
+  cameraPanel.els.view.hidden = key === 'none';
   const bits = [];
-  if (s?.error) bits.push(s.error);
+  const problem = cameraText(s);
+  if (problem) bits.push(problem);
   if (s?.retry_in_s != null && key !== 'ok') bits.push(t('camera.retry', { s: Math.ceil(s.retry_in_s) }));
   if (key === 'ok' && s?.frames != null) bits.push(t('camera.frames', { n: s.frames }));
   if (key === 'none') bits.push(t('camera.usePhoto'));

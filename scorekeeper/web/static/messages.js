@@ -122,3 +122,14 @@ export function changeTexts(body) {
     return template(key) !== undefined ? t(key, c) : words[i] ?? t('change.game');
   });
 }
+
+/**
+ * What is wrong with the table camera, from its status's `reason` code in the page's
+ * language; the server's English `error` (written for its log) only for a reason this page
+ * does not know. Null when nothing is wrong.
+ */
+export function cameraText(status) {
+  const key = `camera.reason.${status?.reason}`;
+  if (typeof status?.reason === 'string' && has(key)) return t(key);
+  return status?.error || null;
+}
