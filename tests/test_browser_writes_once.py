@@ -139,3 +139,77 @@ def test_a_save_whose_answer_is_lost_is_saved_once(server: Server, browser: Any)
         assert phone.errors == [], phone.errors
     finally:
         phone.page.context.close()
+
+
+def test_a_new_game_whose_answer_is_lost_is_created_once(server: Server, browser: Any) -> None:
+    """Start game reaches the server but its answer is lost: the sheet says the scorekeeper
+    could not be reached, and Start game again opens the game made, not a second one."""
+    phone = admin_phone(browser, server)
+    try:
+        dropped: list[str] = []
+
+        def drop_answer(route: Any) -> None:
+            if route.request.method == "POST" and not dropped:
+                route.fetch()  # reaches the server, which creates the game
+                dropped.append(route.request.headers.get("idempotency-key", ""))
+                route.abort("connectionreset")
+            else:
+                route.continue_()
+
+        phone.page.route("**/api/games", drop_answer)
+        phone.tid("primary-btn").click()
+        phone.tid("variant-rummy500").click()
+        phone.tid("player-input-0").fill("Ann")
+        phone.tid("player-input-1").fill("Bob")
+        phone.tid("create-game").click()
+        expect(phone.tid("newgame-error")).to_contain_text("Cannot reach the scorekeeper")
+        assert dropped and dropped[0]  # the page sent a key for this game
+        assert len(server.api("GET", "/api/games")) == 1
+        phone.tid("create-game").click()  # the retry
+        expect(phone.tid("newgame-sheet")).to_be_hidden()
+        expect(phone.tid("player-row-1")).to_contain_text("Bob")
+        assert len(server.api("GET", "/api/games")) == 1
+        assert phone.errors == [], phone.errors
+    finally:
+        phone.page.context.close()
+
+
+def test_a_correction_whose_answer_is_lost_is_not_called_another_phones(
+        server: Server, browser: Any) -> None:
+    """A correction reaches the server but its answer is lost: Save again gets the first
+    answer, not "hand 1 was corrected from another phone" for this phone's own change."""
+    gid = server.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})["id"]
+    phone = admin_phone(browser, server)
+    try:
+        enter_hand_one(phone)
+        phone.tid("entry-save").click()
+        expect(phone.tid("entry-sheet")).to_be_hidden()
+        dropped: list[str] = []
+
+        def drop_answer(route: Any) -> None:
+            if route.request.method == "PUT" and not dropped:
+                route.fetch()  # reaches the server, which corrects the hand
+                dropped.append(route.request.headers.get("idempotency-key", ""))
+                route.abort("connectionreset")
+            else:
+                route.continue_()
+
+        phone.page.route(f"**/api/games/{gid}/hands/1", drop_answer)
+        phone.tid("hand-row-1").click()
+        phone.tid("correct-hand").click()
+        expect(phone.tid("entry-title")).to_have_text("Correct hand 1")
+        phone.tid("entry-tab-1").click()
+        phone.tid("zone-hand").locator(".chip").first.click()  # takes Bob's first card out
+        phone.tid("suit-C").click()
+        phone.tid("rank-2").click()
+        phone.tid("entry-save").click()
+        expect(phone.tid("entry-error")).to_contain_text("Cannot reach the scorekeeper")
+        assert dropped and dropped[0]  # the correction carried its draft's key
+        assert server.api("GET", f"/api/games/{gid}")["seq"] == 2
+        phone.tid("entry-save").click()  # the retry
+        expect(phone.tid("entry-sheet")).to_be_hidden()
+        expect(phone.tid("entry-conflict")).to_be_hidden()
+        assert server.api("GET", f"/api/games/{gid}")["seq"] == 2
+        assert phone.errors == [], phone.errors
+    finally:
+        phone.page.context.close()

@@ -137,11 +137,13 @@ async def undo_hand(game_id: int, response: Response, writer: WriterDep,
 
 @router.put("/api/games/{game_id}/hands/{n}", response_model=HandAnswer, responses=WRITE,
             response_model_exclude_unset=True)
-async def correct_hand(game_id: int, n: int, body: HandIn, response: Response,
-                       writer: WriterDep, if_match: IfMatchDep) -> dict[str, Any]:
+async def correct_hand(game_id: int, n: int, body: HandIn, request: Request,
+                       response: Response, writer: WriterDep, if_match: IfMatchDep,
+                       key: IdempotencyKeyDep) -> dict[str, Any]:
     event = {"type": "correct", "n": n, "players": _players(body)}
     written = await writer.write(game_id, event, _hand_answer(n),
-                                 expect_seq=expected_seq(if_match))
+                                 expect_seq=expected_seq(if_match),
+                                 request=request_key(key, request, body))
     return sent(written, response)
 
 

@@ -31,7 +31,7 @@ export async function save() {
     // the version this hand was begun against: a 412 if another phone saved meanwhile
     const result = handEntry.n == null
       ? await api.addHand(handEntry.game.id, body, { seq: handEntry.base, key: handEntry.key })
-      : await api.correctHand(handEntry.game.id, handEntry.n, body, { seq: handEntry.base });
+      : await api.correctHand(handEntry.game.id, handEntry.n, body, { seq: handEntry.base, key: handEntry.key });
     const n = handEntry.n;
     const done = handEntry.onSaved;
     teachDeck(handEntry.players);

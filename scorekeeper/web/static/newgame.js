@@ -1,5 +1,5 @@
 // The new-game sheet: variant, players (the club's, at a table in club mode), rules and deck.
-import { api } from './api.js';
+import { api, newRequestKey } from './api.js';
 import { playerColor } from './chart.js';
 import { deckChoice, usableDecks } from './decks.js';
 import { loadGames, openGame, page } from './games.js';
@@ -12,7 +12,7 @@ import { $, closeDialog, fill, h, openDialog } from './util.js';
 import { VARIANTS, VARIANT_ORDER, defaultSettings, variantLabel } from './variants.js';
 
 // The new-game sheet's state, `sheet` below: {variant, names, prev, settingsUi, deck, roster, active,
-// dialog, els, dealer}.
+// dialog, els, dealer, sent (the last body sent and its key)}.
 
 function renderVariantChoice(sheet) {
   fill(sheet.els.variants, ...VARIANT_ORDER.map((v) => h('button', {
@@ -142,6 +142,16 @@ function showNewGameError(sheet, msg) {
   if (msg) sheet.els.error.scrollIntoView({ block: 'nearest' });
 }
 
+/**
+ * The Idempotency-Key a game is created under: the same while the form is unchanged, so
+ * Start game again after a lost answer opens the game made instead of making a second one.
+ */
+function creationKey(sheet, body) {
+  const text = JSON.stringify(body);
+  if (sheet.sent?.text !== text) sheet.sent = { text, key: newRequestKey() };
+  return sheet.sent.key;
+}
+
 async function createGame(sheet) {
   syncNames(sheet);
   // a club player's name as the club spells it ("ana" typed is the club's "Ana")
@@ -157,7 +167,7 @@ async function createGame(sheet) {
     if (sheet.deck) body.deck = sheet.deck.value();
     const dealer = sheet.dealer.read();
     if (dealer) body.dealer = clubName(sheet.roster, dealer) || dealer;
-    const game = await api.createGame(body);
+    const game = await api.createGame(body, creationKey(sheet, body));
     sheet.dialog.close('created');
     await loadGames();
     await openGame(game.id, { pin: false });
