@@ -165,6 +165,30 @@ copy_tree() {
   rm -rf "$to.old"
 }
 
+# The model files to install, NUL-separated, relative to $SRC/models: model.json and the
+# files it names for ONNX Runtime and NCNN, all the Pi runs (scorekeeper/vision/reader.py);
+# with --with-training also the PyTorch weights and records the lab's deck adaptation starts
+# from (*.pt, cards-cls.json). Never models/eval nor, without the lab, the .pt weights.
+model_files() {
+  "$PYTHON" - "$SRC/models" "$TRAINING" <<'PY'
+import json, sys
+from pathlib import Path
+models, training = Path(sys.argv[1]), sys.argv[2] == "1"
+manifest = json.loads((models / "model.json").read_text())
+det, cls = manifest.get("detector") or {}, manifest.get("classifier") or {}
+names = {"model.json", det.get("onnx"), det.get("ncnn"), (det.get("hand") or {}).get("onnx"),
+         cls.get("onnx"), (cls.get("second") or {}).get("onnx")}
+if training:
+    names |= {p.name for p in (*models.glob("*.pt"), *models.glob("*.json"))}
+for name in sorted(n for n in names if n):
+    if "/" in name or name in (".", "..") or not (models / name).exists():
+        print(f"scorekeeper: warning: model.json names {name!r}, not in {models}",
+              file=sys.stderr)
+        continue
+    print(name, end="\0")
+PY
+}
+
 copy_models() {
   if [[ ! -f $SRC/models/model.json ]]; then
     if [[ -f $OPT/models/model.json ]]; then
@@ -177,7 +201,11 @@ copy_models() {
     return
   fi
   rm -rf "$OPT/models.new" "$OPT/models.old"
-  cp -a "$SRC/models" "$OPT/models.new"
+  mkdir -p "$OPT/models.new"
+  model_files > "$OPT/models.list"
+  (cd "$SRC/models" && tar -cf - --null -T "$OPT/models.list") \
+    | (cd "$OPT/models.new" && tar -xf - --no-same-owner)
+  rm -f "$OPT/models.list"
   chmod -R u+rwX,go+rX,go-w "$OPT/models.new"
   if [[ -d $OPT/models ]]; then mv "$OPT/models" "$OPT/models.old"; fi
   mv "$OPT/models.new" "$OPT/models"

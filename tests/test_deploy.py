@@ -24,9 +24,34 @@ import pytest
 from deploy_helpers import DEPLOY, ROOT, install, mode, unit_lines, verify_unit
 
 from scorekeeper.config import load_settings
+from scorekeeper.vision.manifest import load_manifest
 
 SCRIPTS = sorted(DEPLOY.glob("*.sh"))
 UNIT = DEPLOY / "scorekeeper.service"
+
+
+def runtime_files(models: Path) -> set[str]:
+    """What the Pi's reader loads from a model folder (ONNX Runtime and NCNN, never torch)."""
+    manifest = load_manifest(models)
+    det, cls = manifest.detector, manifest.classifier
+    names = {"model.json", det.onnx, det.ncnn, det.hand.onnx if det.hand else None}
+    if cls is not None:
+        names |= {cls.onnx, cls.second.onnx if cls.second else None}
+    return {name for name in names if name}
+
+
+def check_models_installed_once(root: Path, training: bool) -> None:
+    """The installed models: what the runtime reads, in PREFIX/models and nowhere else; the
+    PyTorch weights only for the lab (--with-training), models/eval never."""
+    models = root / "opt/scorekeeper/models"
+    for name in runtime_files(ROOT / "models"):
+        assert (models / name).exists(), name
+    assert not (models / "eval").exists()
+    weights = sorted(p.name for p in root.rglob("*.pt"))
+    assert weights == (sorted(p.name for p in (ROOT / "models").glob("*.pt")) if training
+                       else []), weights
+    copies = [p for p in root.rglob("*") if p.name == "model.json" or p.suffix == ".onnx"]
+    assert copies and all(p.parent == models for p in copies), copies
 
 def shellcheck() -> str | None:
     beside = Path(sys.executable).parent / "shellcheck"
@@ -80,6 +105,7 @@ def test_install_lays_out_a_fake_root_and_a_rerun_keeps_config_and_data(tmp_path
     assert (opt / "src/deploy/install.sh").is_file()
     for junk in (".venv", ".git", "data", "test-artifacts", "models"):
         assert not (opt / "src" / junk).exists(), junk
+    check_models_installed_once(root, training=False)
     link = root / "usr/local/bin/scorekeeper"
     assert os.readlink(link) == "/opt/scorekeeper/venv/bin/scorekeeper"
     assert (opt / "venv/bin/python").exists()
@@ -109,6 +135,7 @@ def test_install_lays_out_a_fake_root_and_a_rerun_keeps_config_and_data(tmp_path
     assert "127.0.1.1\tscorekeeper" in (root / "etc/hosts").read_text()
     assert f"{opt}/src/lab\n" in (tmp_path / "pip.log").read_text()  # the lab beside it
     assert (opt / "src" / "lab" / "pyproject.toml").is_file()
+    check_models_installed_once(root, training=True)
 
     config.write_text(config.read_text().replace("[camera]\n", "[camera]\nfps = 30\n"))
     done = install(root, "--no-apt", "--no-systemd")
