@@ -127,8 +127,13 @@ def test_a_save_whose_answer_is_lost_is_saved_once(server: Server, browser: Any)
         phone.page.route(f"**/api/games/{gid}/hands", drop_answer)
         enter_hand_one(phone)
         phone.tid("entry-save").click()
-        expect(phone.tid("entry-error")).to_be_visible()
+        # not "cannot reach": the hand may be saved, and Save again will not count it twice
+        expect(phone.tid("entry-error")).to_have_text(
+            "No answer from the scorekeeper: the hand may already be saved. Save again once "
+            "the Wi-Fi is back — it will not be counted twice.")
         expect(phone.tid("entry-sheet")).to_be_visible()
+        phone.tid("entry-error").scroll_into_view_if_needed()
+        shot(phone, "lost-answer-save.png")
         assert dropped and dropped[0]  # the page sent its draft's key
         assert len(server.api("GET", f"/api/games/{gid}")["hands"]) == 1
         phone.tid("entry-save").click()  # the retry
@@ -203,7 +208,7 @@ def test_a_correction_whose_answer_is_lost_is_not_called_another_phones(
         phone.tid("suit-C").click()
         phone.tid("rank-2").click()
         phone.tid("entry-save").click()
-        expect(phone.tid("entry-error")).to_contain_text("Cannot reach the scorekeeper")
+        expect(phone.tid("entry-error")).to_contain_text("the hand may already be saved")
         assert dropped and dropped[0]  # the correction carried its draft's key
         assert server.api("GET", f"/api/games/{gid}")["seq"] == 2
         phone.tid("entry-save").click()  # the retry

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { describe } from '../../scorekeeper/web/static/api.js';
+import { ApiError, describe } from '../../scorekeeper/web/static/api.js';
 import { cardText } from '../../scorekeeper/web/static/cards.js';
 import { CATALOGUES, setLanguage, t } from '../../scorekeeper/web/static/i18n.js';
 import {
   cameraText, changeTexts, checkNumber, missingEnder, missingPoints, refusalText,
+  saveErrorText,
 } from '../../scorekeeper/web/static/messages.js';
 import { setVariants } from '../../scorekeeper/web/static/variants.js';
 import { SERVED } from './setup.mjs';
@@ -139,4 +140,22 @@ test('the camera status is said from its reason code, not the server\'s English'
   assert.equal(cameraText({ state: 'lost', reason: 'melted', error: 'camera melted' }), 'camera melted');
   assert.equal(cameraText({ state: 'ok', reason: null, error: null }), null);
   speak('en');
+});
+
+test('a save with no answer says the hand may be saved already, not just "cannot reach"', () => {
+  for (const lang of ['en', 'es', 'pt-PT', 'pt-BR']) {
+    speak(lang);
+    const lost = new ApiError(t('net.unreachable'), 0);
+    const said = saveErrorText(lost);
+    assert.notEqual(said, lost.message, lang);
+    assert.equal(said, t('net.noAnswerSave'), lang);
+    if (lang !== 'en') assert.notEqual(said, CATALOGUES.en['net.noAnswerSave'], `${lang} repeats English`);
+  }
+  assert.notEqual(CATALOGUES['pt-BR']['net.noAnswerSave'], CATALOGUES['pt-PT']['net.noAnswerSave']);
+  speak('en');
+  assert.match(saveErrorText(new ApiError('x', 0)), /may already be saved.*not be counted twice/);
+  // an answer that came (a refusal, a server error) is said as it was
+  const refused = new ApiError(describe(500, null), 500);
+  assert.equal(saveErrorText(refused), 'Server error (500).');
+  assert.equal(saveErrorText(new TypeError('boom')), 'boom');
 });

@@ -5,7 +5,7 @@ import { requestBody } from './entry-players.js';
 import { renderPreview, schedulePreview } from './entry-preview.js';
 import { changed, handEntry, renderAll, renderError, renderFooter, storage } from './entry.js';
 import { t } from './i18n.js';
-import { changeTexts, missingEnder, missingPoints } from './messages.js';
+import { changeTexts, missingEnder, missingPoints, saveErrorText } from './messages.js';
 import { savingHand } from './nudge.js';
 import { $, fill, h, signed } from './util.js';
 
@@ -48,7 +48,7 @@ export async function save() {
       await showConflict(e);
       return;
     }
-    handEntry.error = e.message;
+    handEntry.error = saveErrorText(e);
     renderFooter();
     renderError();
     renderPreview();

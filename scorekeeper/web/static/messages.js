@@ -133,3 +133,12 @@ export function cameraText(status) {
   if (typeof status?.reason === 'string' && has(key)) return t(key);
   return status?.error || null;
 }
+
+/**
+ * What a failed hand save says. No answer at all (status 0) does not mean nothing was saved:
+ * the server may have saved it and the answer been lost; its Idempotency-Key keeps Save
+ * again from counting it twice, so the players are told to save again, not to worry.
+ */
+export function saveErrorText(error) {
+  return error?.status === 0 ? t('net.noAnswerSave') : error?.message || String(error);
+}

@@ -219,6 +219,7 @@ export default {
   'time.moments': 'moments ago',
   'time.days': '{n} days ago',
   'net.unreachable': 'Cannot reach the scorekeeper. Check the Wi-Fi and try again.',
+  'net.noAnswerSave': 'No answer from the scorekeeper: the hand may already be saved. Save again once the Wi-Fi is back — it will not be counted twice.',
   'net.notAllowed': 'Not allowed: open the admin link again.',
   'net.notFound': 'Not found.',
   'net.server': 'Server error ({status}).',

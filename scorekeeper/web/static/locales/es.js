@@ -219,6 +219,7 @@ export default {
   'time.moments': 'hace un momento',
   'time.days': 'hace {n} días',
   'net.unreachable': 'No hay conexión con el marcador. Revisa el wifi y vuelve a intentarlo.',
+  'net.noAnswerSave': 'El marcador no respondió: puede que la mano ya esté guardada. Vuelve a guardarla cuando vuelva el wifi; no se contará dos veces.',
   'net.notAllowed': 'Sin permiso: vuelve a abrir el enlace de admin.',
   'net.notFound': 'No encontrado.',
   'net.server': 'Error del servidor ({status}).',

@@ -40,6 +40,7 @@ export default {
   'menu.inPlay': 'em andamento',
   'share.title': 'Abrir em outro celular',
   'net.unreachable': 'Sem conexão com o marcador. Verifique o Wi-Fi e tente de novo.',
+  'net.noAnswerSave': 'O marcador não respondeu: a mão pode já estar salva. Salve de novo quando o Wi-Fi voltar; ela não será contada duas vezes.',
   'entry.discardHand': 'Descartar esta mão?',
   'entry.discardChanges': 'Descartar as alterações?',
   'entry.discard': 'Descartar',

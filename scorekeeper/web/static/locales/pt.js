@@ -219,6 +219,7 @@ export default {
   'time.moments': 'há instantes',
   'time.days': 'há {n} dias',
   'net.unreachable': 'Sem ligação ao marcador. Verifique o Wi-Fi e tente de novo.',
+  'net.noAnswerSave': 'O marcador não respondeu: a mão pode já estar guardada. Guarde-a de novo quando o Wi-Fi voltar; não será contada duas vezes.',
   'net.notAllowed': 'Sem permissão: abra de novo o link de admin.',
   'net.notFound': 'Não encontrado.',
   'net.server': 'Erro do servidor ({status}).',
