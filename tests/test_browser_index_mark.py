@@ -234,3 +234,86 @@ def test_the_real_reader_marks_the_jack_of_spades_corner(tmp_path: Path, browser
         assert chip_cards(admin.tid("zone-hand")) == sorted(["AC", "KH", "JS", "KH", "9S"])
         assert admin.errors == []
         admin.page.context.close()
+
+
+# A ten-card fan read whole: the index corners in a tight arc across the middle of the photo.
+TEN = ["AS", "3H", "5C", "7D", "9S", "JH", "QC", "KD", "2S", "4H"]
+TEN_SCAN: dict[str, Any] = {
+    **FAN_SCAN,
+    "cards": [_card(card, 0.99, [150.0 + 32 * i, 250.0 + 2.5 * (i - 4.5) ** 2,
+                                 198.0 + 32 * i, 278.0 + 2.5 * (i - 4.5) ** 2])
+              for i, card in enumerate(TEN)],
+    "melds": [], "hand": TEN, "unread": [],
+}
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('.scan-label')].filter((el) => el.checkVisibility())
+    .map((el) => [el.dataset.testid, el.getBoundingClientRect()]);
+  const out = [];
+  for (const [i, [a, p]] of boxes.entries()) {
+    for (const [b, q] of boxes.slice(i + 1)) {
+      if (p.left < q.right - 0.5 && q.left < p.right - 0.5 && p.top < q.bottom - 0.5
+          && q.top < p.bottom - 0.5) out.push(`${a} × ${b}`);
+    }
+  }
+  return out;
+}"""
+
+
+def scan_ten(phone: Phone) -> None:
+    photo = plain_photo()
+    phone.page.route("**/api/games/*/scan", lambda r: r.fulfill(
+        status=201, content_type="application/json", body=json.dumps(TEN_SCAN)))
+    phone.page.route(f"**{SCAN_IMAGE}", lambda r: r.fulfill(
+        status=200, content_type="image/jpeg", body=photo))
+    phone.tid("primary-btn").click()
+    phone.tid("scan-camera-0").click()
+    wait_photo(phone)
+    expect(phone.tid("scan-label-9")).to_be_attached()
+
+
+def test_ten_labels_at_320px_and_200_percent_text_cover_none_of_each_other(
+        server: Server, browser: Any) -> None:
+    """Ten labels cannot all sit whole on a 320 px photo at 200 % text: they go compact
+    (the card's name, no ✕) and cover none of each other; the chips below keep every
+    action (change and remove) for each card."""
+    gid = new_game(server)
+    phone = open_phone(browser, f"{server.url}/?game={gid}#token={TOKEN}", 320, 640)
+    phone.cdp = set_text_size(phone.page, 2.0)  # type: ignore[attr-defined]
+    try:
+        scan_ten(phone)
+        assert phone.page.evaluate(OVERLAPS) == []
+        expect(phone.tid("scan-overlay")).to_have_class("scan-overlay compact")
+        expect(phone.tid("scan-remove-0")).to_be_hidden()  # the ✕ is the chips' then
+        shot(phone, "review-ten-labels-320-200.png")
+        # every card is still changed and removed from its chip below the photo
+        phone.tid("scan-chip-3").locator(".scan-chip-main").click()
+        expect(phone.tid("scan-picker-title")).to_have_text("Change 7♦")
+        phone.tid("scan-pick-cancel").click()
+        expect(phone.tid("scan-picker")).to_be_hidden()
+        for n in range(len(TEN)):
+            expect(phone.tid(f"scan-chip-{n}").locator(".scan-chip-main")).to_be_visible()
+            expect(phone.tid(f"scan-chip-remove-{n}")).to_be_visible()
+        phone.tid("scan-chip-remove-0").click()
+        expect(phone.tid("scan-chip-0")).to_have_count(0)
+        expect(phone.tid("scan-label-0")).to_have_count(0)
+        assert phone.page.evaluate(OVERLAPS) == []
+        assert phone.errors == []
+    finally:
+        phone.page.context.close()
+
+
+def test_ten_labels_that_fit_keep_their_whole_layout_at_390px(
+        server: Server, browser: Any) -> None:
+    """Where the labels fit (390 px, the default text size), each keeps its ✕."""
+    gid = new_game(server)
+    phone = open_phone(browser, f"{server.url}/?game={gid}#token={TOKEN}", 390, 844)
+    try:
+        scan_ten(phone)
+        assert phone.page.evaluate(OVERLAPS) == []
+        expect(phone.tid("scan-overlay")).to_have_class("scan-overlay")
+        for n in range(len(TEN)):
+            expect(phone.tid(f"scan-remove-{n}")).to_be_visible()
+        shot(phone, "review-ten-labels-390.png")
+        assert phone.errors == []
+    finally:
+        phone.page.context.close()

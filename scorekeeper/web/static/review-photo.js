@@ -79,6 +79,9 @@ export function renderOverlay(bad) {
  * could not read (an unread mark of kind "index") is what the players must look at: its box
  * is kept clear of every label, and its "?" is placed first, beside it. The labels are sized
  * in rem (app.css), so they grow with the phone's text size; the gaps between them grow too.
+ * When they cannot all sit whole without covering each other (a crowded fan, large text on
+ * a narrow phone), they go compact (the card's name, no ✕: the chips below the photo keep
+ * every action), and a label that still finds no free place is left out (its box stays).
  */
 export function layoutLabels() {
   if (!review?.nat) return;
@@ -86,6 +89,15 @@ export function layoutLabels() {
   const W = ov.clientWidth;
   const H = ov.clientHeight;
   if (!W || !H) return;
+  ov.classList.remove('compact');
+  if (placeLabels(ov, W, H, false)) return;
+  ov.classList.add('compact');
+  placeLabels(ov, W, H, true);
+}
+
+/** Place every label (`layoutLabels`); whether none covers another. `leaveOut`: one that
+ * would is hidden instead. */
+function placeLabels(ov, W, H, leaveOut) {
   const sx = W / review.nat.w;
   const sy = H / review.nat.h;
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
@@ -94,17 +106,20 @@ export function layoutLabels() {
   const boxOf = (el) => el.dataset.box.split(',').map(Number);
   const corner = (el) => el.dataset.kind === 'index';
   const labels = [...ov.querySelectorAll('.scan-label')];
+  for (const el of labels) el.classList.remove('off');
   // kept clear: the corners no card was read from
   const placed = labels.filter(corner).map((el) => {
     const b = boxOf(el);
     return { x: b[0] * sx, y: b[1] * sy, w: (b[2] - b[0]) * sx, h: (b[3] - b[1]) * sy };
   });
-  const hits = (x, y, w, ht) => placed.find((p) => x < p.x + p.w + clear && p.x < x + w + clear && y < p.y + p.h + clear && p.y < y + ht + clear);
+  const near = (x, y, w, ht, m) => placed.find((p) => x < p.x + p.w + m && p.x < x + w + m && y < p.y + p.h + m && p.y < y + ht + m);
+  const hits = (x, y, w, ht) => near(x, y, w, ht, clear);
   labels.sort((a, b) => {
     const ba = boxOf(a);
     const bb = boxOf(b);
     return corner(b) - corner(a) || ba[3] - bb[3] || ba[0] - bb[0];
   });
+  let free = true;
   for (const el of labels) {
     const b = boxOf(el);
     const lw = el.offsetWidth;
@@ -135,10 +150,19 @@ export function layoutLabels() {
       }
       if (hits(spot.x, spot.y, lw, lh)) spot = freeSpot(spot, { left, right, top, bottom, lw, lh, W, H, gap }, placed);
     }
+    if (near(spot.x, spot.y, lw, lh, -0.5)) {
+      free = false;
+      // a corner's "?" is never left out: it is what the players must answer
+      if (leaveOut && !corner(el)) {
+        el.classList.add('off');
+        continue;
+      }
+    }
     placed.push({ x: spot.x, y: spot.y, w: lw, h: lh });
     el.style.left = `${spot.x}px`;
     el.style.top = `${spot.y}px`;
   }
+  return free;
 }
 
 /**
