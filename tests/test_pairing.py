@@ -267,3 +267,45 @@ def test_a_card_box_takes_its_own_index_not_a_neighbour_its_edge_grazes() -> Non
     by_card = {c.card: c for c in cards}
     assert by_card["KS"].box == (60, 10, 123, 98)
     assert by_card["10S"].box == (55, 0, 65, 20)
+
+
+# Hands laid apart (issue 53): each card's box takes in its neighbour's bottom-right corner,
+# read surer than its own. The detector's boxes and confidences on a rendered hand
+# (`synth fans --apart 0.05 --size 1024 --seed 83`, scene 000009): the 8S's box took the
+# 6S's near corner, the 6S's box the JH's, the JH's box the 6S's far one, and 6S and JH
+# were each read twice, one corner a card of its own.
+LAID_APART = [
+    det((531, 513, 574, 580), 0.88, "JH", 0.966),
+    det((343, 558, 387, 625), 0.86, "6S", 0.981),
+    det((336, 754, 378, 824), 0.85, "8S", 0.979),
+    det((537, 710, 582, 779), 0.83, "6S", 0.975),
+    det((149, 589, 192, 661), 0.82, "8S", 0.945),
+    det((723, 661, 770, 733), 0.79, "JH", 0.965),
+]
+LAID_APART_BOXES = [Detection((143, 553, 382, 865), 1, 0.81),
+                    Detection((337, 507, 580, 828), 1, 0.76),
+                    Detection((521, 461, 784, 790), 1, 0.66),
+                    Detection((730, 429, 960, 714), 1, 0.58)]
+
+
+def test_cards_laid_apart_are_each_read_once_from_both_corners() -> None:
+    assert read(LAID_APART, LAID_APART_BOXES) == [("6S", 2), ("8S", 2), ("JH", 2)]
+
+
+def test_a_box_takes_its_own_two_corners_whichever_box_is_surer() -> None:
+    # the same hand, its boxes' confidences the other way round
+    boxes = [Detection(d.box, 1, 1 - d.conf) for d in LAID_APART_BOXES]
+    assert read(LAID_APART, boxes) == [("6S", 2), ("8S", 2), ("JH", 2)]
+
+
+def test_twins_laid_apart_stay_two_cards_each_from_its_corners() -> None:
+    # two 7H laid side by side, each box taking in the other's near corner
+    readings = [*corners("7H", 0, 0), *corners("7H", 45, 0)]
+    assert read(readings, [whole(0, 0), whole(45, 0)]) == [("7H", 2), ("7H", 2)]
+
+
+def test_a_box_with_no_pair_of_its_own_still_takes_its_best_corner() -> None:
+    # the far corner is covered: the box takes its one index, a neighbour's stays its own
+    readings = [idx("KS", 10, 14), idx("2C", 58, 20)]
+    assert read(readings, [whole(0, 0)]) == [("2C", 1), ("KS", 1)]
+
