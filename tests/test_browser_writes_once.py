@@ -42,6 +42,23 @@ def enter_hand_one(phone: Phone, n: int = 1) -> None:
     expect(phone.tid("preview-points-1")).to_have_text("+60")
 
 
+def drop_first_answer(phone: Phone, url: str, method: str) -> list[str]:
+    """Let the first `method` request to `url` reach the server, then lose its answer (the
+    Wi-Fi drops on the way back); the list gets the Idempotency-Key it carried."""
+    dropped: list[str] = []
+
+    def drop_answer(route: Any) -> None:
+        if route.request.method == method and not dropped:
+            route.fetch()  # reaches the server, which does the write
+            dropped.append(route.request.headers.get("idempotency-key", ""))
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    phone.page.route(url, drop_answer)
+    return dropped
+
+
 def test_two_admin_phones_save_hand_one_once(server: Server, browser: Any) -> None:
     """Hand 1 open on two admin phones: the first saves; the second is told, keeps its
     cards, sees the saved hand, and enters them as a correction instead of a second hand."""
@@ -114,17 +131,7 @@ def test_a_save_whose_answer_is_lost_is_saved_once(server: Server, browser: Any)
     gid = server.api("POST", "/api/games", {"variant": "chicago", "players": ["Ann", "Bob"]})["id"]
     phone = admin_phone(browser, server)
     try:
-        dropped: list[str] = []
-
-        def drop_answer(route: Any) -> None:
-            if route.request.method == "POST" and not dropped:
-                route.fetch()  # reaches the server, which saves the hand
-                dropped.append(route.request.headers.get("idempotency-key", ""))
-                route.abort("connectionreset")
-            else:
-                route.continue_()
-
-        phone.page.route(f"**/api/games/{gid}/hands", drop_answer)
+        dropped = drop_first_answer(phone, f"**/api/games/{gid}/hands", "POST")
         enter_hand_one(phone)
         phone.tid("entry-save").click()
         # not "cannot reach": the hand may be saved, and Save again will not count it twice
@@ -151,17 +158,7 @@ def test_a_new_game_whose_answer_is_lost_is_created_once(server: Server, browser
     could not be reached, and Start game again opens the game made, not a second one."""
     phone = admin_phone(browser, server)
     try:
-        dropped: list[str] = []
-
-        def drop_answer(route: Any) -> None:
-            if route.request.method == "POST" and not dropped:
-                route.fetch()  # reaches the server, which creates the game
-                dropped.append(route.request.headers.get("idempotency-key", ""))
-                route.abort("connectionreset")
-            else:
-                route.continue_()
-
-        phone.page.route("**/api/games", drop_answer)
+        dropped = drop_first_answer(phone, "**/api/games", "POST")
         phone.tid("primary-btn").click()
         phone.tid("variant-rummy500").click()
         phone.tid("player-input-0").fill("Ann")
@@ -189,17 +186,7 @@ def test_a_correction_whose_answer_is_lost_is_not_called_another_phones(
         enter_hand_one(phone)
         phone.tid("entry-save").click()
         expect(phone.tid("entry-sheet")).to_be_hidden()
-        dropped: list[str] = []
-
-        def drop_answer(route: Any) -> None:
-            if route.request.method == "PUT" and not dropped:
-                route.fetch()  # reaches the server, which corrects the hand
-                dropped.append(route.request.headers.get("idempotency-key", ""))
-                route.abort("connectionreset")
-            else:
-                route.continue_()
-
-        phone.page.route(f"**/api/games/{gid}/hands/1", drop_answer)
+        dropped = drop_first_answer(phone, f"**/api/games/{gid}/hands/1", "PUT")
         phone.tid("hand-row-1").click()
         phone.tid("correct-hand").click()
         expect(phone.tid("entry-title")).to_have_text("Correct hand 1")
