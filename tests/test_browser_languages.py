@@ -10,6 +10,8 @@ and helpers it uses). Run: `.venv/bin/python -m pytest tests/test_browser_langua
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,19 +19,28 @@ import pytest
 from tests.reflow import reflow_problems, set_text_size
 
 # (importing test_browser skips this module where Chromium is not installed)
-from tests.test_browser import (  # noqa: F401  (browser, server: fixtures)
+from tests.test_browser import (  # noqa: F401  (browser: a fixture)
     PHONE,
     TOKEN,
     Phone,
     Server,
     browser,
     expect,
-    server,
+    running,
     shot,
 )
 from tests.test_browser_table import chicago_after_one_hand, english_left
 
 pytestmark = pytest.mark.browser
+
+SAMPLES = Path(__file__).resolve().parent.parent / "scorekeeper" / "camera" / "samples"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A server with a (replay) camera: with none the page hides the camera view, words and all."""
+    with running(tmp_path / "data", "--camera", f"replay:{SAMPLES}") as srv:
+        yield srv
 
 # the phone's languages, in its order → the page's language and words it must show
 PORTUGUESE = {
