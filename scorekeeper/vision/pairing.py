@@ -236,9 +236,10 @@ def _own_pair(inside: list[IndexReading], box: Box) -> tuple[IndexReading, Index
     surer reading first."""
     own = [r for r in inside if _share_inside(r.det, box) >= OWN_INDEX_INSIDE]
     most = PAIR_CENTRED * math.dist(box[:2], box[2:])
-    pairs = [(a, b) for i, a in enumerate(own) for b in own[i + 1:]
-             if a.card == b.card and _off_centre(a, b, box) <= most and _opposite(a, b, box)]
-    return min(pairs, key=lambda ab: _off_centre(ab[0], ab[1], box), default=None)
+    pairs = [(off, a, b) for i, a in enumerate(own) for b in own[i + 1:] if a.card == b.card
+             for off in (_off_centre(a, b, box),) if off <= most and _opposite(a, b, box)]
+    best = min(pairs, key=lambda pair: pair[0], default=None)
+    return None if best is None else (best[1], best[2])
 
 
 Claim = tuple[Detection, IndexReading, IndexReading | None]  # a card box, its corner(s)
@@ -256,11 +257,7 @@ def _claim_boxes(free: list[IndexReading], cards: list[Detection]) -> list[Claim
         inside = [r for r in free if point_in_box(r.det.centre, card_det.box)]
         pair = _own_pair(inside, card_det.box)
         if pair is not None:
-            art = [r for r in inside if r.card == JOKER != pair[0].card
-                   and all(r is not p for p in pair)]
-            for r in (*pair, *art):
-                free.remove(r)
-            claimed[k] = (card_det, *pair)
+            claimed[k] = _take(free, card_det, *pair, others=inside)
     for k, card_det in enumerate(boxes):
         inside = [r for r in free if point_in_box(r.det.centre, card_det.box)]
         if k in claimed or not inside:
@@ -270,12 +267,18 @@ def _claim_boxes(free: list[IndexReading], cards: list[Detection]) -> list[Claim
         best = next((r for r in inside
                      if _share_inside(r.det, card_det.box) >= OWN_INDEX_INSIDE), inside[0])
         partner = _box_partner(best, inside, card_det.box)
-        # a joker "read" inside a card that already shows its own corner is court-card art
-        art = [r for r in inside[1:] if r.card == JOKER != best.card and r is not partner]
-        for r in (best, *([partner] if partner else []), *art):
-            free.remove(r)
-        claimed[k] = (card_det, best, partner)
+        claimed[k] = _take(free, card_det, best, partner, others=inside[1:])
     return [claimed[k] for k in sorted(claimed)]
+
+
+def _take(free: list[IndexReading], card_det: Detection, best: IndexReading,
+          partner: IndexReading | None, others: list[IndexReading]) -> Claim:
+    """A box's claim on its corner(s), taken out of `free` with any joker among `others`:
+    a joker "read" inside a card that already shows its own corner is court-card art."""
+    art = [r for r in others if r.card == JOKER != best.card and r is not partner]
+    for r in (best, *([partner] if partner else []), *art):
+        free.remove(r)
+    return (card_det, best, partner)
 
 
 def _reach(claimed: list[Claim]) -> float | None:
