@@ -53,7 +53,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from bench_flood import PHONE, SHAPES, flood_target
+from bench_flood import SHAPES, flood_target, timed_health
 from spawn import ServerProcess
 
 RULES = Path(__file__).resolve().parent.parent / "deploy/scorekeeper.nft"
@@ -166,26 +166,6 @@ class Flood:
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         self.runner.join()
-
-
-def timed_health(url: str) -> tuple[float, float] | None:
-    """bench_flood.health, timed in two: (connect, answer after it) in ms; None if it failed."""
-    host, port = url.removeprefix("http://").split(":")
-    began = time.perf_counter()
-    try:
-        with socket.create_connection((host, int(port)), timeout=2,
-                                      source_address=(PHONE, 0)) as sock:
-            connected = time.perf_counter()
-            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            answer = b""
-            while chunk := sock.recv(65536):
-                answer += chunk
-    except OSError:
-        return None
-    if not answer.startswith(b"HTTP/1.1 200"):
-        return None
-    ended = time.perf_counter()
-    return (connected - began) * 1000, (ended - connected) * 1000
 
 
 def p50_99_max(times: list[float]) -> tuple[float, float, float]:
