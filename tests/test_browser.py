@@ -132,11 +132,15 @@ class Phone:
 
 
 def open_phone(browser: Any, url: str, width: int = PHONE["width"],
-               height: int = PHONE["height"], **options: Any) -> Phone:
+               height: int = PHONE["height"], init_script: str | None = None,
+               **options: Any) -> Phone:
     """A phone (`width` × `height`; more of Playwright's context options: color_scheme,
-    locale...) on `url`, once the page is ready; its JavaScript errors collected."""
+    locale...) on `url`, once the page is ready; its JavaScript errors collected.
+    `init_script` runs in the page before its own scripts."""
     ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
                               is_mobile=True, has_touch=True, **options)
+    if init_script is not None:
+        ctx.add_init_script(init_script)
     page = ctx.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []

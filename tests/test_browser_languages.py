@@ -20,12 +20,12 @@ from tests.reflow import reflow_problems, set_text_size
 
 # (importing test_browser skips this module where Chromium is not installed)
 from tests.test_browser import (  # noqa: F401  (browser: a fixture)
-    PHONE,
     TOKEN,
     Phone,
     Server,
     browser,
     expect,
+    open_phone,
     running,
     shot,
 )
@@ -74,18 +74,9 @@ def hold_the_picture(phone: Phone) -> list[Any]:
 
 def phone_speaking(browser: Any, url: str, languages: list[str], width: int) -> Phone:
     """A phone whose language list is `languages` (Playwright's locale sets only one)."""
-    ctx = browser.new_context(viewport={"width": width, "height": PHONE["height"]},
-                              device_scale_factor=2, is_mobile=True, has_touch=True,
-                              locale=languages[0])
-    ctx.add_init_script(
-        f"Object.defineProperty(navigator, 'languages', {{ get: () => {json.dumps(languages)} }});")
-    page = ctx.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    page.wait_for_selector("body.ready")
-    return Phone(page, errors)
+    listed = json.dumps(languages)
+    script = f"Object.defineProperty(navigator, 'languages', {{ get: () => {listed} }});"
+    return open_phone(browser, url, width, locale=languages[0], init_script=script)
 
 
 @pytest.mark.parametrize("case", list(PORTUGUESE))
