@@ -90,10 +90,11 @@ def plain_photo() -> bytes:
     return jpg.tobytes()
 
 
-def route_fan(phone: Phone) -> None:
+def route_fan(phone: Phone, scan: dict[str, Any] = FAN_SCAN) -> None:
+    """The scan answers `scan` (the fan by default) on the plain photo."""
     photo = plain_photo()
     phone.page.route("**/api/games/*/scan", lambda r: r.fulfill(
-        status=201, content_type="application/json", body=json.dumps(FAN_SCAN)))
+        status=201, content_type="application/json", body=json.dumps(scan)))
     phone.page.route(f"**{SCAN_IMAGE}", lambda r: r.fulfill(
         status=200, content_type="image/jpeg", body=photo))
 
@@ -260,11 +261,7 @@ OVERLAPS = """() => {
 
 
 def scan_ten(phone: Phone) -> None:
-    photo = plain_photo()
-    phone.page.route("**/api/games/*/scan", lambda r: r.fulfill(
-        status=201, content_type="application/json", body=json.dumps(TEN_SCAN)))
-    phone.page.route(f"**{SCAN_IMAGE}", lambda r: r.fulfill(
-        status=200, content_type="image/jpeg", body=photo))
+    route_fan(phone, TEN_SCAN)
     phone.tid("primary-btn").click()
     phone.tid("scan-camera-0").click()
     wait_photo(phone)
