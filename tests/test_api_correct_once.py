@@ -8,12 +8,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.apiclient import ADMIN
+from tests.test_api_writes_once import H1
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-H1 = {"players": [
-    {"name": "Ann", "hand": ["AH", "2H", "3H", "4C", "4D", "4S", "5C"], "knocked": True},
-    {"name": "Bob", "hand": ["KC", "QD", "JS", "9H", "8H", "7C", "6D"]}]}
 FIXED = {"players": [
     {"name": "Ann", "hand": ["AH", "2H", "3H", "4C", "4D", "4S", "6C"], "knocked": True},
     {"name": "Bob", "hand": ["KC", "QD", "JS", "9H", "8H", "7C", "6D"]}]}
